@@ -1,0 +1,277 @@
+"""The LoCoMo dataset (snap-research/locomo ``data/locomo10.json``): locating, fetching, reading.
+
+Records follow the reference loader (hanzoai/semantic bench/locomo, locomo.go):
+sessions in numeric order, session dates parsed from "1:56 pm on 8 May, 2023",
+a shared image's caption appended to the turn as ``"\\n[shares <caption>]"``,
+and an adversarial question's ``adversarial_answer`` held as its answer.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import sys
+import tempfile
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+#: The pinned copy of the dataset: commit, address, digest and size.
+COMMIT = "3eb6f2c585f5e1699204e3c3bdf7adc5c28cb376"
+URL = f"https://raw.githubusercontent.com/snap-research/locomo/{COMMIT}/data/locomo10.json"
+SHA256 = "79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4"
+SIZE = 2_805_274
+
+#: Question categories by the dataset's numbers, in the order tables list them.
+CATEGORIES: dict[int, str] = {
+    4: "single hop",
+    1: "multi hop",
+    2: "temporal",
+    3: "open domain",
+    5: "adversarial",
+}
+#: Categories whose answer is in the conversation (5 asks about what was never said).
+ANSWERABLE = (1, 2, 3, 4)
+
+#: English month names, independent of the locale.
+MONTH_NAMES = (
+    "January", "February", "March", "April", "May", "June",
+    "July", "August", "September", "October", "November", "December",
+)
+
+_SESSION = re.compile(r"session_(\d+)")
+_STAMP = re.compile(r"(\d{1,2}):(\d{2}) ([ap]m) on (\d{1,2}) ([A-Za-z]+), (\d{4})", re.IGNORECASE)
+
+
+class DatasetError(Exception):
+    """A dataset that cannot be found, fetched or read; the message is one line."""
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One utterance: its dialogue id ("D3:12"), session number, session date, speaker and text."""
+
+    id: str
+    session: int
+    date: datetime | None
+    speaker: str
+    text: str
+
+    def line(self) -> str:
+        """The turn as a retriever indexes it: date and speaker included."""
+        return f'({day(self.date)}) {self.speaker} said, "{self.text}"'
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """One question with its answer (the adversarial answer for category 5) and evidence ids."""
+
+    text: str
+    answer: str
+    category: int
+    evidence: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Sample:
+    """One conversation between two speakers, its turns in order and its questions."""
+
+    id: str
+    speakers: tuple[str, str]
+    turns: tuple[Turn, ...]
+    questions: tuple[Question, ...]
+
+    @property
+    def sessions(self) -> int:
+        """How many sessions hold at least one turn."""
+        return len({t.session for t in self.turns})
+
+
+def day(date: datetime | None) -> str:
+    """A date as the dataset writes it in prose: "8 May, 2023" ("" when unknown)."""
+    return "" if date is None else f"{date.day} {MONTH_NAMES[date.month - 1]}, {date.year}"
+
+
+def parse_stamp(stamp: str) -> datetime:
+    """Parse a session stamp such as "1:56 pm on 8 May, 2023" (English, any locale)."""
+    m = _STAMP.fullmatch(stamp.strip())
+    if not m or m.group(5).capitalize() not in MONTH_NAMES:
+        raise ValueError(stamp)
+    hour, minute, half, mday, month, year = m.groups()
+    hour24 = int(hour) % 12 + (12 if half.lower() == "pm" else 0)
+    if not 1 <= int(hour) <= 12:
+        raise ValueError(stamp)
+    return datetime(int(year), MONTH_NAMES.index(month.capitalize()) + 1, int(mday), hour24, int(minute))
+
+
+def cache_path() -> Path:
+    """Where a fetched copy is kept: ``${XDG_CACHE_HOME:-~/.cache}/locomo-repro/locomo10.json``."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "locomo-repro" / "locomo10.json"
+
+
+def resolve(path: str | os.PathLike[str] | None = None) -> Path:
+    """The dataset file: the given path, else ``LOCOMO_DATA``, else the cache (fetched if absent)."""
+    if path:
+        return _existing(Path(path), "given with --data")
+    env = os.environ.get("LOCOMO_DATA")
+    if env:
+        return _existing(Path(env), "named by LOCOMO_DATA")
+    cached = cache_path()
+    if not cached.exists():
+        fetch(cached)
+    return cached
+
+
+def _existing(path: Path, how: str) -> Path:
+    if not path.is_file():
+        raise DatasetError(f"{path}: no such dataset file ({how})")
+    return path
+
+
+def fetch(dest: Path, url: str = URL) -> None:
+    """Download the pinned dataset to ``dest``, verifying size and sha256; nothing is kept on failure."""
+    print(f"locomo-repro: fetching {url}", file=sys.stderr)
+    try:
+        with urllib.request.urlopen(url, timeout=60) as response:
+            body = _read_with_progress(response)
+    except (urllib.error.URLError, OSError) as err:
+        raise DatasetError(
+            f"{dest}: not found, and fetching {url} failed ({err}); "
+            "point LOCOMO_DATA (or --data) at a copy of locomo10.json"
+        ) from None
+    digest = hashlib.sha256(body).hexdigest()
+    if digest != SHA256 or len(body) != SIZE:
+        raise DatasetError(
+            f"{url}: refused: expected sha256 {SHA256} ({SIZE} bytes), "
+            f"got {digest} ({len(body)} bytes); nothing cached"
+        )
+    write_atomic(dest, body)
+
+
+def _read_with_progress(response) -> bytes:
+    chunks: list[bytes] = []
+    got = 0
+    while chunk := response.read(1 << 16):
+        chunks.append(chunk)
+        got += len(chunk)
+        print(f"\rlocomo-repro: {got:,} of {SIZE:,} bytes", end="", file=sys.stderr)
+    print(file=sys.stderr)
+    return b"".join(chunks)
+
+
+def write_atomic(dest: Path, data: bytes) -> None:
+    """Write ``data`` to ``dest`` through a temporary file in the same folder, then rename."""
+    dest = Path(dest)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=f".{dest.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+        os.replace(tmp, dest)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def load(path: str | os.PathLike[str] | None = None) -> list[Sample]:
+    """Read the dataset (resolved as ``resolve`` does) into samples."""
+    file = resolve(path)
+    try:
+        raw = json.loads(file.read_bytes())
+    except (OSError, UnicodeDecodeError) as err:
+        raise DatasetError(f"{file}: cannot be read ({err})") from None
+    except json.JSONDecodeError as err:
+        raise DatasetError(f"{file}: not valid JSON ({err})") from None
+    if not isinstance(raw, list):
+        raise DatasetError(f"{file}: expected a list of samples, found {type(raw).__name__}")
+    return [_sample(file, i, item) for i, item in enumerate(raw)]
+
+
+def _sample(file: Path, index: int, item: object) -> Sample:
+    where = f"{file}: sample {index}"
+    if not isinstance(item, dict):
+        raise DatasetError(f"{where}: not an object")
+    sample_id = item.get("sample_id")
+    if not isinstance(sample_id, str):
+        raise DatasetError(f"{where}: missing field 'sample_id'")
+    where = f"{file}: sample {sample_id}"
+    conv = item.get("conversation")
+    if not isinstance(conv, dict):
+        raise DatasetError(f"{where}: missing field 'conversation'")
+    speakers = tuple(_field(conv, key, str, where) for key in ("speaker_a", "speaker_b"))
+    qa = item.get("qa")
+    if not isinstance(qa, list):
+        raise DatasetError(f"{where}: missing field 'qa'")
+    return Sample(
+        id=sample_id,
+        speakers=speakers,  # type: ignore[arg-type]
+        turns=_turns(conv, where),
+        questions=tuple(_question(q, f"{where}: qa {i}") for i, q in enumerate(qa)),
+    )
+
+
+def _field(obj: dict, key: str, kind: type, where: str):
+    value = obj.get(key)
+    if not isinstance(value, kind):
+        raise DatasetError(f"{where}: missing field '{key}'")
+    return value
+
+
+def _turns(conv: dict, where: str) -> tuple[Turn, ...]:
+    numbers = sorted(int(m.group(1)) for key in conv if (m := _SESSION.fullmatch(key)))
+    out: list[Turn] = []
+    for n in numbers:
+        stamp = conv.get(f"session_{n}_date_time")
+        date = None
+        if stamp is not None:
+            try:
+                date = parse_stamp(str(stamp))
+            except ValueError:
+                raise DatasetError(f"{where}: session {n}: bad date {stamp!r}") from None
+        said = conv[f"session_{n}"]
+        if not isinstance(said, list):
+            raise DatasetError(f"{where}: session_{n} is not a list of turns")
+        for i, turn in enumerate(said):
+            at = f"{where}: session_{n} turn {i}"
+            if not isinstance(turn, dict):
+                raise DatasetError(f"{at}: not an object")
+            text = _field(turn, "text", str, at)
+            caption = turn.get("blip_caption") or ""
+            if caption:
+                text += f"\n[shares {caption}]"
+            out.append(
+                Turn(
+                    id=_field(turn, "dia_id", str, at),
+                    session=n,
+                    date=date,
+                    speaker=_field(turn, "speaker", str, at),
+                    text=text,
+                )
+            )
+    return tuple(out)
+
+
+def _answer_text(value: object) -> str:
+    """An answer as text: strings as they are, numbers as written, null as empty."""
+    if value is None:
+        return ""
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def _question(q: object, where: str) -> Question:
+    if not isinstance(q, dict):
+        raise DatasetError(f"{where}: not an object")
+    text = _field(q, "question", str, where)
+    category = q.get("category")
+    if not isinstance(category, int) or category not in CATEGORIES:
+        raise DatasetError(f"{where}: missing or unknown field 'category'")
+    evidence = q.get("evidence", [])
+    if not isinstance(evidence, list) or not all(isinstance(e, str) for e in evidence):
+        raise DatasetError(f"{where}: field 'evidence' is not a list of ids")
+    answer = _answer_text(q.get("answer")) or _answer_text(q.get("adversarial_answer"))
+    return Question(text=text, answer=answer, category=category, evidence=tuple(evidence))

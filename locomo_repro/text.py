@@ -1,0 +1,87 @@
+"""Text reduction shared by the memories, the reader and the metric.
+
+``normalise`` is ``normalize_answer`` of the official LoCoMo scorer
+(snap-research/locomo ``task_eval/evaluation.py`` at 3eb6f2c5): commas removed,
+lowercased, ASCII punctuation removed, the whole words a/an/the/and replaced by
+a space (``regex`` word boundaries, as the scorer uses), whitespace collapsed.
+``stem`` is NLTK's ``PorterStemmer`` in its default NLTK_EXTENSIONS mode, the
+stemmer the scorer uses.  ``words`` and ``sentences`` are the tokenisation of
+the reference dialogue reader (hanzoai/semantic bench/locomo, talk.go).
+"""
+
+from __future__ import annotations
+
+import string
+import unicodedata
+from functools import lru_cache
+
+import regex
+from nltk.stem import PorterStemmer
+
+_PUNCTUATION = frozenset(string.punctuation)
+_ARTICLES = regex.compile(r"\b(a|an|the|and)\b")
+_STEMMER = PorterStemmer()
+
+
+@lru_cache(maxsize=1 << 16)
+def normalise(text: str) -> str:
+    """The official ``normalize_answer``."""
+    text = text.replace(",", "").lower()
+    text = "".join(ch for ch in text if ch not in _PUNCTUATION)
+    return " ".join(_ARTICLES.sub(" ", text).split())
+
+
+@lru_cache(maxsize=None)
+def stem(word: str) -> str:
+    """NLTK Porter stem of one token (memoised)."""
+    return _STEMMER.stem(word)
+
+
+@lru_cache(maxsize=1 << 16)
+def stems(text: str) -> tuple[str, ...]:
+    """The scorer's comparable form: normalised, split on whitespace, stemmed."""
+    return tuple(stem(w) for w in normalise(text).split())
+
+
+@lru_cache(maxsize=1 << 16)
+def terms(text: str) -> frozenset[str]:
+    """The set of stems of a text."""
+    return frozenset(stems(text))
+
+
+def is_word_char(ch: str) -> bool:
+    """A character of a word: a Unicode letter, decimal digit or mark, or ``_``."""
+    return ch.isalpha() or ch.isdecimal() or ch == "_" or unicodedata.category(ch)[0] == "M"
+
+
+@lru_cache(maxsize=1 << 16)
+def words(text: str) -> tuple[str, ...]:
+    """Unstemmed fields of ``normalise(text)`` that hold at least one word character.
+
+    A field with none (an em dash left over by normalising) is not a word.
+    """
+    return tuple(w for w in normalise(text).split() if any(map(is_word_char, w)))
+
+
+_ENDS = frozenset(".!?\n")
+
+
+def sentences(text: str) -> list[str]:
+    """Cut after every ``.``, ``!``, ``?`` or newline, keeping the mark; trimmed, no empties."""
+    out: list[str] = []
+    start = 0
+    for i, ch in enumerate(text):
+        if ch in _ENDS:
+            piece = text[start : i + 1].strip()
+            if piece:
+                out.append(piece)
+            start = i + 1
+    rest = text[start:].strip()
+    if rest:
+        out.append(rest)
+    return out
+
+
+def is_question(sentence: str) -> bool:
+    """A sentence asks when its trimmed text ends in a question mark."""
+    return sentence.strip().endswith("?")
