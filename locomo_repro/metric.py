@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+import numpy as np
+
 from .text import stems
 
 #: The reply that declines, in the wording the scorer recognises.
@@ -40,14 +42,22 @@ def f1(reply: str, answer: str) -> float:
 
 
 def parts(reply: str, answer: str) -> float:
-    """Multi-hop score: each comma part of the answer takes its best reply part; mean over the answer."""
+    """Multi-hop score: each comma part of the answer takes its best reply part; mean over the answer.
+
+    The mean is ``numpy.mean``, as the scorer takes it: its pairwise summation
+    can differ in the last bit from a running sum once there are three or more
+    parts (the Go port sums in order; golden/grade.tsv row 667 tells them apart).
+    """
     got = [g.strip() for g in reply.split(",")]
     want = [w.strip() for w in answer.split(",")]
-    return sum(max(f1(g, w) for g in got) for w in want) / len(want)
+    return float(np.mean([max(f1(g, w) for g in got) for w in want]))
 
 
 def grade(category: int, reply: str, answer: str) -> float:
-    """Score one reply the way its category is scored."""
+    """Score one reply the way its category is scored.
+
+    A category outside 1-5 scores 0, as in the Go port (the scorer raises).
+    """
     if category == 1:
         return parts(reply, answer)
     if category in (2, 4):
@@ -60,18 +70,24 @@ def grade(category: int, reply: str, answer: str) -> float:
 
 
 def recall(evidence: Sequence[str], context: Sequence[str]) -> float:
-    """Share of evidence ids present in a context list; 1 when there is no evidence.
+    """Share of the evidence ids found in a context list; 1 when there is no evidence.
 
-    Ids are compared trimmed of "(" and ")".  A context of session ids
-    ("S3") is matched at session level, as the official scorer does.  An empty
-    context scores 0 (the official code raises IndexError there).
+    The scorer's ``prediction_context`` branch: ids are compared as given, with
+    no trimming.  When the first context id starts with ``S`` the context is
+    read as session ids: every entry loses its first character and an evidence
+    id ``D<n>:<m>`` counts when ``<n>`` is among them.  An empty context scores
+    0 (the scorer reads ``context[0]`` and raises IndexError there).
+
+    The Go port's ``found`` strips ``(`` and ``)`` from each evidence id and has
+    no session branch; on locomo10.json, whose ids carry no brackets and whose
+    contexts are turn ids, the two give the same number.
     """
-    wanted = [e.strip("()") for e in evidence]
-    if not wanted:
+    if not evidence:
         return 1.0
     if context and context[0].startswith("S"):
-        have = set(context)
-        wanted = ["S" + e.split(":")[0][1:] for e in wanted]
+        sessions = {c[1:] for c in context}
+        hits = sum(e.split(":")[0][1:] in sessions for e in evidence)
     else:
-        have = {c.strip("()") for c in context}
-    return sum(1 for e in wanted if e in have) / len(wanted)
+        have = set(context)
+        hits = sum(e in have for e in evidence)
+    return hits / len(evidence)

@@ -1,0 +1,299 @@
+"""The experiment: every arm asked every question, graded, tallied and tabulated.
+
+Matches ``Build``, ``Run``, ``Tally``, ``Table``, ``Show`` and the sweeps of
+hanzoai/semantic bench/locomo (bench.go, main.go).  An arm is a memory and a
+reader; a memory is asked once per question however many readers share it.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TextIO
+
+from .dataset import ANSWERABLE, CATEGORIES, Sample
+from .memory import Cite, Memory, ids, sure
+from .metric import declined, grade, recall
+from .read import Options, Reader, gather, recite, reply
+from .terms import Vocabulary
+
+#: The arm sets a run can ask for.
+ARM_SETS = ("main", "factor", "walk", "read")
+
+
+@dataclass(frozen=True, slots=True)
+class Arm:
+    """One memory read one way."""
+
+    name: str
+    memory: Memory
+    read: Reader
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One question answered by one arm, graded."""
+
+    sample: str
+    question: str
+    answer: str
+    category: int
+    evidence: tuple[str, ...]
+    reply: str
+    context: tuple[str, ...]
+    sure: float
+    score: float
+    recall: float
+
+
+@dataclass
+class Case:
+    """One conversation with its vocabulary, its graph and the arms built over it."""
+
+    sample: Sample
+    vocab: Vocabulary
+    knowledge: object
+    arms: list[Arm]
+    recalled: dict[tuple[str, int], list[tuple[list[Cite], float]]] = field(default_factory=dict)
+
+    def recall(self, memory: Memory, k: int) -> list[tuple[list[Cite], float]]:
+        """Every question's cites and confidence from one memory at one k, computed once."""
+        key = (memory.name, k)
+        if key not in self.recalled:
+            out = []
+            for q in self.sample.questions:
+                cites = memory.recall(q.text, k)
+                out.append((cites, sure(self.vocab, q.text, cites)))
+            self.recalled[key] = out
+        return self.recalled[key]
+
+    def ask(self, options: Options) -> dict[str, list[Record]]:
+        """Every question of this conversation put to every arm."""
+        out: dict[str, list[Record]] = {}
+        for arm in self.arms:
+            records = out.setdefault(arm.name, [])
+            for q, (cites, confidence) in zip(self.sample.questions, self.recall(arm.memory, options.k)):
+                answer = arm.read(q.text, cites, confidence, self.vocab, options)
+                context = tuple(ids(cites))
+                records.append(
+                    Record(
+                        sample=self.sample.id,
+                        question=q.text,
+                        answer=q.answer,
+                        category=q.category,
+                        evidence=q.evidence,
+                        reply=answer,
+                        context=context,
+                        sure=confidence,
+                        score=grade(q.category, answer, q.answer),
+                        recall=recall(q.evidence, context),
+                    )
+                )
+        return out
+
+
+class Tally:
+    """Sums of score, evidence recall and declines per category, for one arm."""
+
+    def __init__(self, records: Iterable[Record] = ()):
+        self.n: dict[int, int] = {}
+        self.score: dict[int, float] = {}
+        self.recall: dict[int, float] = {}
+        self.quiet: dict[int, float] = {}
+        for r in records:
+            self.add(r)
+
+    def add(self, r: Record) -> None:
+        c = r.category
+        self.n[c] = self.n.get(c, 0) + 1
+        self.score[c] = self.score.get(c, 0.0) + r.score
+        self.recall[c] = self.recall.get(c, 0.0) + r.recall
+        self.quiet[c] = self.quiet.get(c, 0.0) + (1.0 if declined(r.reply) else 0.0)
+
+    def count(self, kinds: Sequence[int] = ()) -> int:
+        return sum(self.n.get(k, 0) for k in (kinds or sorted(self.n)))
+
+    def _mean(self, sums: dict[int, float], kinds: Sequence[int]) -> float:
+        n = self.count(kinds)
+        return sum(sums.get(k, 0.0) for k in (kinds or sorted(sums))) / n if n else 0.0
+
+    def mean(self, kinds: Sequence[int] = ()) -> float:
+        """Mean score over the given categories (all when none)."""
+        return self._mean(self.score, kinds)
+
+    def reach(self, kinds: Sequence[int] = ()) -> float:
+        """Mean evidence recall over the given categories."""
+        return self._mean(self.recall, kinds)
+
+    def quiet_share(self, kinds: Sequence[int] = ()) -> float:
+        """Share of declined replies over the given categories."""
+        return self._mean(self.quiet, kinds)
+
+
+Log = TextIO | None
+
+
+def build(samples: Sequence[Sample], arm_set: str = "main", blind: bool = False, log: Log = None) -> list[Case]:
+    """Build every conversation's memories and arms, printing the build lines to ``log``."""
+    from .graph import Knowledge
+    from .oracle import Oracle
+    from .vector import VectorMemory
+
+    cases: list[Case] = []
+    totals = [0, 0, 0, 0, 0]
+    for sample in samples:
+        vocab = Vocabulary([t.text for t in sample.turns])
+        vector = VectorMemory(sample.turns, vocab)
+        graph = Knowledge(sample, vocab)
+        counts = (len(sample.turns), graph.claims, graph.nodes, graph.edges, graph.derived)
+        if log:
+            print(_build_line(sample.id, counts, str(vocab.size)), file=log)
+        totals = [a + b for a, b in zip(totals, counts)]
+        if blind:
+            graph.blind()
+        cases.append(Case(sample, vocab, graph, _arms(arm_set, sample, vocab, vector, graph)))
+    if log:
+        print(_build_line("total", totals, ""), file=log)
+    return cases
+
+
+def _build_line(name: str, counts: Sequence[int], terms: str) -> str:
+    turns, claims, nodes, edges, derived = counts
+    return (
+        f"{name:<10} {turns:4d} turns  {terms:>5} terms  {claims:6d} claims  "
+        f"{nodes:5d} nodes  {edges:6d} edges  {derived:4d} derived"
+    )
+
+
+def _arms(arm_set: str, sample: Sample, vocab: Vocabulary, vector, graph) -> list[Arm]:
+    from .oracle import Oracle
+
+    if arm_set == "read":
+        oracle = Oracle(sample, vocab)
+        return [Arm("oracle", oracle, reply), Arm("oracle+set", oracle, gather)]
+    if arm_set == "factor":
+        from .factor import Scoped, Span
+
+        return [
+            Arm("vector", vector, reply),
+            Arm("scoped", Scoped(graph, vocab), reply),
+            Arm("span", Span(graph), reply),
+            Arm("graph", graph, reply),
+        ]
+    if arm_set == "walk":
+        from .path import Path
+
+        path, oracle = Path(graph), Oracle(sample, vocab)
+        return [
+            Arm("vector", vector, reply),
+            Arm("vector+set", vector, gather),
+            Arm("graph", graph, reply),
+            Arm("path", path, reply),
+            Arm("path+set", path, gather),
+            Arm("oracle", oracle, reply),
+            Arm("oracle+set", oracle, gather),
+        ]
+    return [
+        Arm("vector", vector, reply),
+        Arm("graph", graph, reply),
+        Arm("graph+edge", graph, recite),
+        Arm("oracle", Oracle(sample, vocab), reply),
+    ]
+
+
+def subjects(cases: Sequence[Case]) -> tuple[int, int, int]:
+    """Questions naming a speaker, questions resolving to any known name, and all questions."""
+    from .talk import mentions
+
+    speaker = known = asked = 0
+    for case in cases:
+        names = [s.lower() for s in case.sample.speakers]
+        for q in case.sample.questions:
+            asked += 1
+            low = q.text.lower()
+            speaker += any(mentions(low, n) for n in names)
+            known += case.knowledge.subject(q.text) != ""
+    return speaker, known, asked
+
+
+def run(cases: Sequence[Case], options: Options) -> dict[str, list[Record]]:
+    """Every arm's records, conversation by conversation, in question order."""
+    records: dict[str, list[Record]] = {}
+    for case in cases:
+        for arm, got in case.ask(options).items():
+            records.setdefault(arm, []).extend(got)
+    return records
+
+
+ROWS: tuple[tuple[str, tuple[int, ...]], ...] = (
+    *((name, (kind,)) for kind, name in CATEGORIES.items()),
+    ("answerable", ANSWERABLE),
+    ("overall", ()),
+)
+
+
+def header(options: Options) -> str:
+    return (
+        f"k={options.k} floor={options.floor:.2f} span={options.span} "
+        f"band={options.band:.2f} parts={options.parts}"
+    )
+
+
+def table(records: dict[str, list[Record]]) -> str:
+    """The results table: a row per category, answerable and overall; arms in name order."""
+    arms = sorted(records)
+    tallies = {a: Tally(records[a]) for a in arms}
+    lines = [f"{'':<14}" + "".join(f"  {a:>20}" for a in arms)]
+    lines.append(f"{'category':<14}{'n':>6}" + f"  {'F1':>6} {'recall':>6} {'quiet':>6}" * len(arms))
+    for name, kinds in ROWS:
+        row = f"{name:<14}{tallies[arms[0]].count(kinds):6d}"
+        for a in arms:
+            t = tallies[a]
+            row += f"  {t.mean(kinds):6.3f} {t.reach(kinds):6.3f} {100 * t.quiet_share(kinds):5.0f}%"
+        lines.append(row)
+    return "\n".join(lines) + "\n"
+
+
+def show(records: dict[str, list[Record]], n: int) -> str:
+    """Up to ``n`` questions per category, each arm's reply and score side by side."""
+    arms = sorted(records)
+    first = records[arms[0]]
+    out: list[str] = []
+    for kind, name in CATEGORIES.items():
+        out.append(f"\n== {name} ==\n")
+        picked = [i for i, r in enumerate(first) if r.category == kind][:n]
+        for i in picked:
+            out.append(f"\n  Q {first[i].question}\n  A {first[i].answer}\n")
+            out.extend(f"  {a:<11} {records[a][i].score:.2f}  {records[a][i].reply}\n" for a in arms)
+    return "".join(out)
+
+
+#: The values each setting is swept over.
+STEPS: dict[str, tuple[float, ...]] = {
+    "k": (1, 2, 5, 10, 20, 50),
+    "floor": (0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8),
+    "span": (2, 3, 4, 5, 6, 8, 12),
+    "band": (0.5, 0.7, 0.8, 0.9, 0.95, 1),
+    "parts": (1, 2, 3, 4),
+}
+
+
+def sweep(cases: Sequence[Case], options: Options, setting: str, progress: Log = None) -> str:
+    """One row per value of ``setting``: answerable, adversarial and overall F1 and overall quiet per arm."""
+    lines: list[str] = []
+    for value in STEPS[setting]:
+        cast = int(value) if setting in ("k", "span", "parts") else float(value)
+        records = run(cases, replace(options, **{setting: cast}))
+        if progress:
+            print(f"locomo-repro: {setting}={value:g} done", file=progress)
+        arms = sorted(records)
+        if not lines:
+            lines.append(f"{'':8}" + "".join(f"  {a:>26}" for a in arms))
+            lines.append(f"{setting:>8}" + f"  {'1-4':>6} {'adv':>6} {'all':>6} {'quiet':>5}" * len(arms))
+        row = f"{value:8g}"
+        for a in arms:
+            t = Tally(records[a])
+            row += f"  {t.mean(ANSWERABLE):6.3f} {t.mean((5,)):6.3f} {t.mean():6.3f} {100 * t.quiet_share():4.0f}%"
+        lines.append(row)
+    return "\n".join(lines) + "\n"

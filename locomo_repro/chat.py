@@ -1,0 +1,192 @@
+"""A small client for OpenAI-compatible chat-completions endpoints.
+
+Standard library only (urllib). One call is one HTTP request: ``POST
+{base_url}/chat/completions`` with a JSON body; failures come back as typed
+``ChatError`` subclasses so callers can choose what to retry. ``retry`` is a
+plain retry loop with a caller-chosen delay, shared by every user of the client.
+"""
+
+from __future__ import annotations
+
+import http.client
+import ipaddress
+import json
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+#: Where requests go when no base URL is configured (the OpenAI SDK's default).
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+
+T = TypeVar("T")
+
+
+class ChatError(Exception):
+    """A chat request that did not produce a usable reply.
+
+    ``detail`` describes the failure without the endpoint address, so callers
+    can match on it (a port number must never look like a status code).
+    """
+
+    def __init__(self, detail: str, url: str) -> None:
+        super().__init__(f"{detail} ({url})")
+        self.detail = detail
+        self.url = url
+
+
+class ChatHTTPError(ChatError):
+    """The server answered with a non-2xx status."""
+
+    def __init__(self, status: int, body: str, url: str) -> None:
+        snippet = " ".join(body.split())[:1000]
+        super().__init__(f"HTTP {status}: {snippet}" if snippet else f"HTTP {status}", url)
+        self.status = status
+        self.body = body
+
+
+class ChatTimeout(ChatError):
+    """No answer within the configured timeout."""
+
+
+class ChatUnreachable(ChatError):
+    """The connection could not be made or broke before a reply."""
+
+
+class ChatBadReply(ChatError):
+    """A 2xx reply that is not a chat completion."""
+
+
+@dataclass(frozen=True)
+class ChatReply:
+    """The first choice's text and the whole decoded response."""
+
+    content: str
+    raw: Mapping[str, Any] = field(repr=False)
+
+
+def _is_loopback(host: str | None) -> bool:
+    if not host:
+        return False
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _content_text(content: Any) -> str:
+    """Message content as text: a string, nothing, or a list of text parts."""
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(
+            str(part.get("text", "")) for part in content if isinstance(part, Mapping)
+        )
+    return str(content)
+
+
+@dataclass
+class ChatClient:
+    """One endpoint and model; ``complete`` sends one chat request.
+
+    ``api_key`` is sent as a bearer token when given. Requests to a loopback
+    host never go through a proxy from the environment.
+    """
+
+    model: str
+    base_url: str = DEFAULT_BASE_URL
+    api_key: str | None = None
+    timeout: float = 600.0
+
+    @property
+    def url(self) -> str:
+        return self.base_url.rstrip("/") + "/chat/completions"
+
+    def _opener(self) -> urllib.request.OpenerDirector:
+        host = urllib.parse.urlsplit(self.url).hostname
+        if _is_loopback(host):
+            return urllib.request.build_opener(urllib.request.ProxyHandler({}))
+        return urllib.request.build_opener()
+
+    def complete(self, messages: Iterable[Mapping[str, Any]], **params: Any) -> ChatReply:
+        """Send ``messages``; extra keyword fields go into the request body as they are."""
+        url = self.url
+        body = {"model": self.model, "messages": [dict(m) for m in messages], **params}
+        headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        if self.api_key:
+            headers["Authorization"] = f"Bearer {self.api_key}"
+        request = urllib.request.Request(
+            url, data=json.dumps(body).encode("utf-8"), headers=headers, method="POST"
+        )
+        try:
+            with self._opener().open(request, timeout=self.timeout) as response:
+                payload = response.read()
+        except urllib.error.HTTPError as exc:
+            try:
+                text = exc.read().decode("utf-8", "replace")
+            except (OSError, http.client.HTTPException):
+                text = ""
+            raise ChatHTTPError(exc.code, text, url) from None
+        except urllib.error.URLError as exc:
+            if isinstance(exc.reason, TimeoutError):
+                raise ChatTimeout(f"timed out after {self.timeout:g}s", url) from None
+            raise ChatUnreachable(f"cannot connect: {exc.reason}", url) from None
+        except TimeoutError:
+            raise ChatTimeout(f"timed out after {self.timeout:g}s", url) from None
+        except (OSError, http.client.HTTPException) as exc:
+            raise ChatUnreachable(f"connection failed: {exc or type(exc).__name__}", url) from None
+        return _parse_reply(payload, url)
+
+
+def _parse_reply(payload: bytes, url: str) -> ChatReply:
+    try:
+        data = json.loads(payload.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        raise ChatBadReply("reply is not JSON", url) from None
+    try:
+        message = data["choices"][0]["message"]
+        content = _content_text(message.get("content"))
+    except (KeyError, IndexError, TypeError, AttributeError):
+        raise ChatBadReply("reply has no choices[0].message", url) from None
+    return ChatReply(content=content, raw=data)
+
+
+def user_message(text: str) -> list[dict[str, str]]:
+    """A conversation of one user turn."""
+    return [{"role": "user", "content": text}]
+
+
+def retry(
+    call: Callable[[], T],
+    *,
+    attempts: int,
+    delay: Callable[[BaseException, int], float],
+    retry_on: tuple[type[BaseException], ...] = (ChatError,),
+    on_retry: Callable[[BaseException, int, float], None] | None = None,
+    sleep: Callable[[float], object] = time.sleep,
+) -> T:
+    """Run ``call`` up to ``attempts`` times; re-raise the last failure.
+
+    ``delay(exc, attempt)`` gives the pause after failed attempt ``attempt``
+    (1-based); ``sleep`` may raise to abandon the loop early.
+    """
+    if attempts < 1:
+        raise ValueError("attempts must be at least 1")
+    for attempt in range(1, attempts + 1):
+        try:
+            return call()
+        except retry_on as exc:
+            if attempt == attempts:
+                raise
+            seconds = delay(exc, attempt)
+            if on_retry is not None:
+                on_retry(exc, attempt, seconds)
+            sleep(seconds)
+    raise AssertionError("unreachable")

@@ -1,0 +1,140 @@
+"""Command line of the kit: ``locomo-repro`` / ``python -m locomo_repro``.
+
+Accepts the reference's flag spellings (``-k 5 -floor 0.3 -arms walk -blind``,
+Go's flag package) and the same with two dashes.  The result goes to stdout;
+notes and progress go to stderr.  Bad input is one line and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from . import bench
+from .dataset import DatasetError, Sample, load, write_atomic
+from .gojson import dumps
+from .read import Options
+
+PROG = "locomo-repro"
+
+
+class UsageError(Exception):
+    """A flag out of range or unknown; the message is one line."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, no usage dump
+        raise UsageError(message)
+
+
+def _flag(parser: argparse.ArgumentParser, name: str, **kw) -> None:
+    parser.add_argument(f"-{name}", f"--{name}", dest=name.replace("-", "_"), **kw)
+
+
+def parser() -> argparse.ArgumentParser:
+    p = _Parser(prog=PROG, description="Run the LoCoMo benchmark arms and print the reference's tables.",
+                allow_abbrev=False)
+    _flag(p, "data", metavar="PATH", help="the dataset (default: LOCOMO_DATA, else the cache, fetched on first use)")
+    _flag(p, "k", type=int, default=5, help="turns a memory may return for one question (default 5)")
+    _flag(p, "floor", type=float, default=0.3, help="confidence below which the reader declines (default 0.3)")
+    _flag(p, "span", type=int, default=4, help="words the reader takes out of a sentence (default 4)")
+    _flag(p, "band", type=float, default=0.9, help="how close to the best score a further cite must be (default 0.9)")
+    _flag(p, "parts", type=int, default=2, help="pieces of evidence one answer may draw on (default 2)")
+    _flag(p, "out", metavar="FILE", help="write predictions in the official scorer's shape")
+    _flag(p, "stats", metavar="FILE", help="read a predictions file back: abstention, AUCs, bootstrap intervals")
+    _flag(p, "sweep", choices=sorted(bench.STEPS), help="run once per value of one setting")
+    _flag(p, "show", type=int, default=0, metavar="N", help="print N answered questions per category")
+    _flag(p, "only", type=int, default=0, metavar="N", help="use only the first N conversations")
+    _flag(p, "quiet", action="store_true", help="leave out the per-conversation build lines")
+    _flag(p, "arms", default="main", choices=bench.ARM_SETS, help="arm set: main, factor, walk or read")
+    _flag(p, "blind", action="store_true", help="empty every graph after building it")
+    return p
+
+
+def options(args: argparse.Namespace) -> Options:
+    """The run settings, checked."""
+    if args.k < 1:
+        raise UsageError(f"-k must be at least 1, got {args.k}")
+    if not 0 <= args.floor <= 1:
+        raise UsageError(f"-floor must be within [0, 1], got {args.floor:g}")
+    if args.span < 1:
+        raise UsageError(f"-span must be at least 1, got {args.span}")
+    if not 0 <= args.band <= 1:
+        raise UsageError(f"-band must be within [0, 1], got {args.band:g}")
+    if args.parts < 1:
+        raise UsageError(f"-parts must be at least 1, got {args.parts}")
+    if args.show < 0 or args.only < 0:
+        raise UsageError("-show and -only take a count of 0 or more")
+    return Options(k=args.k, floor=args.floor, span=args.span, band=args.band, parts=args.parts)
+
+
+def predictions(samples: Sequence[Sample], records: dict[str, list[bench.Record]]) -> list[dict]:
+    """The official scorer's predictions shape, every arm's reply, context and confidence per question."""
+    out = []
+    at = 0
+    for s in samples:
+        qa = []
+        for i, q in enumerate(s.questions):
+            item: dict[str, object] = {
+                "question": q.text, "answer": q.answer, "category": q.category, "evidence": list(q.evidence),
+            }
+            for arm, rs in records.items():
+                r = rs[at + i]
+                item[f"{arm}_prediction"] = r.reply
+                item[f"{arm}_prediction_context"] = list(r.context)
+                item[f"{arm}_prediction_confidence"] = r.sure
+            qa.append(dict(sorted(item.items())))
+        at += len(s.questions)
+        out.append({"sample_id": s.id, "qa": qa})
+    return out
+
+
+def run(args: argparse.Namespace, out=sys.stdout) -> int:
+    opts = options(args)
+    if args.stats:
+        from . import stats
+
+        return stats.main([args.stats])
+    samples = load(args.data)
+    if args.only > 0:
+        samples = samples[: args.only]
+    sessions = sum(s.sessions for s in samples)
+    turns = sum(len(s.turns) for s in samples)
+    asked = sum(len(s.questions) for s in samples)
+    print(f"{len(samples)} conversations, {sessions} sessions, {turns} turns, {asked} questions\n", file=out)
+    log = None if args.quiet or args.sweep else out
+    cases = bench.build(samples, args.arms, args.blind, log)
+    speaker, known, total = bench.subjects(cases)
+    print(
+        f"questions naming a speaker {speaker}/{total} ({100 * speaker / total:.1f}%), "
+        f"resolving to any known name {known}/{total} ({100 * known / total:.2f}%)",
+        file=out,
+    )
+    if args.sweep:
+        out.write(bench.sweep(cases, opts, args.sweep, progress=sys.stderr))
+        return 0
+    records = bench.run(cases, opts)
+    out.write(f"\n{bench.header(opts)}\n\n")
+    out.write(bench.table(records))
+    if args.show > 0:
+        out.write(bench.show(records, args.show))
+    if args.out:
+        write_atomic(Path(args.out), dumps(predictions(samples, records)).encode())
+        print(f"\npredictions: {args.out} ({', '.join(sorted(records))})", file=out)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        args = parser().parse_args(argv)
+        return run(args)
+    except UsageError as err:
+        print(f"{PROG}: {err} (see {PROG} --help)", file=sys.stderr)
+        return 2
+    except DatasetError as err:
+        print(f"{PROG}: {err}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 1

@@ -1,0 +1,127 @@
+"""The graph memory: who said what about whom, asked about the person a question names.
+
+Matches ``Knowledge`` of hanzoai/semantic bench/locomo (graph.go): every turn
+is read into claims (``talk``), the claims are closed under the naming rule
+(``reason``, one round), folded into a knowledge graph (``kg``), and filed as
+pieces — what one person was said to do in one turn — in a vector store with
+the person as the filter.  Recall ranks the pieces of the question's subject
+(everyone's when no known name is mentioned) and cites the piece's turn with
+the object of its best-covering claim.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import kg
+from .dataset import Sample, day
+from .memory import Cite
+from .reason import Engine, Pattern, Rule
+from .store import INNER, SPACE, Store
+from .talk import Claim, known_names, read_conversation, subject
+from .terms import Vocabulary
+from .text import terms
+
+
+#: What a thing is called its owner has: (who did what) ∧ (what named name) ⇒ (who did name).
+NAMING = Rule(
+    name="naming",
+    body=(Pattern("?who", "?did", "?what"), Pattern("?what", "named", "?name")),
+    head=Pattern("?who", "?did", "?name"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Held:
+    """A claim as a piece keeps it for answering: its object and the stems of predicate + object."""
+
+    object: str
+    terms: frozenset[str]
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """What one person was said to do in one turn: the turn index, the person, the sentences, the claims."""
+
+    turn: int
+    who: str
+    said: str
+    claims: tuple[Held, ...]
+
+
+class Knowledge:
+    """A conversation kept as a graph of claims and as per-person pieces in a vector store."""
+
+    name = "graph"
+
+    def __init__(self, sample: Sample, vocab: Vocabulary, rules: tuple[Rule, ...] = (NAMING,)):
+        self.turns = sample.turns
+        self.vocab = vocab
+        self.people = known_names(sample.turns, sample.speakers)
+        claims = read_conversation(sample.turns, sample.speakers, frozenset(self.people))
+        facts = [kg.Triple(c.subject, c.predicate, c.object, c.cite, c.turn, c.score) for c in claims]
+        self.claims = len(facts)
+        model = Engine(rules, depth=1).run(facts)
+        self.at = {t.id: i for i, t in enumerate(sample.turns)}
+        derived = model.derived()
+        for fact in derived:
+            # A derived fact has no turn of its own: it is filed under every
+            # turn behind its premises.
+            for leaf in model.why(fact.key):
+                i = self.at.get(leaf.doc)
+                if i is not None:
+                    t = self.turns[i]
+                    claims.append(Claim(fact.subject, fact.predicate, fact.object, fact.score, day(t.date), t.id, i))
+            facts.append(fact.triple)
+        self.derived = len(derived)
+        self.graph = kg.build(facts)
+        self.nodes, self.edges = self.graph.size()
+        self.pieces: dict[str, Piece] = {}
+        self.store = Store(INNER)
+        self._file(claims)
+
+    def _file(self, claims: list[Claim]) -> None:
+        groups: dict[tuple[str, int], list[Claim]] = {}
+        for c in claims:
+            groups.setdefault((kg.fold(c.subject), c.turn), []).append(c)
+        for (who, turn), group in groups.items():
+            said: list[str] = []
+            for c in group:
+                text = c.said or f"{c.predicate} {c.object}"
+                if text not in said:
+                    said.append(text)
+            piece = Piece(
+                turn, who, " ".join(said), tuple(Held(c.object, terms(f"{c.predicate} {c.object}")) for c in group)
+            )
+            key = f"{who}@{self.turns[turn].id}"
+            self.pieces[key] = piece
+            self.store.put(key, self.vocab.weigh(piece.said), {SPACE: who})
+
+    def blind(self) -> None:
+        """Replace the graph by an empty one, keeping pieces, vectors and subject resolution."""
+        self.graph = kg.build(())
+
+    def subject(self, question: str) -> str:
+        """The first known name (longest first) the question mentions, or ""."""
+        return subject(question, self.people)
+
+    def recall(self, question: str, k: int) -> list[Cite]:
+        return self.ranked(question, k, scoped=True)
+
+    def ranked(self, question: str, k: int, *, scoped: bool) -> list[Cite]:
+        """Pieces nearest the question, of its subject only when ``scoped``; each cites its turn and best claim."""
+        who = kg.fold(self.subject(question))
+        space = who if scoped and who else None
+        focus = self.vocab.focus(question, who)
+        out: list[Cite] = []
+        for m in self.store.search(self.vocab.weigh(question), k, space=space):
+            if m.score <= 0:
+                break
+            piece = self.pieces[m.id]
+            say, top = "", -1.0
+            for held in piece.claims:
+                cover = self.vocab.cover(focus, held.terms)
+                if cover > top:
+                    say, top = held.object, cover
+            out.append(Cite(self.turns[piece.turn], m.score, say))
+        return out

@@ -1,0 +1,100 @@
+"""The walk memory: one hop out of the nodes a question names, answered a relation at a time.
+
+Matches ``Path`` of hanzoai/semantic bench/locomo (path.go).  Edges out of and
+into every known name the question mentions are scored by
+``cover(focus, edge terms) × cover(edge stems, focus terms)``; the best edge
+brings its whole relation (same source node, same stemmed predicate) with it,
+each value citing the first of its turns not already cited.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import kg
+from .graph import Knowledge
+from .memory import Cite
+from .talk import go_lower, mentions
+from .text import stem, stems
+
+
+@dataclass(frozen=True, slots=True)
+class _Said:
+    """An edge's wording (label then target), as stems in order and as a set."""
+
+    list: tuple[str, ...]
+    set: frozenset[str]
+
+
+def relation(label: str) -> str:
+    """The stemmed form of a predicate that tenses of one verb share ("not" stays a word)."""
+    return " ".join(stem(w) for w in kg.fields(kg.fold(label)))
+
+
+class Path:
+    """A conversation's graph, read by walking one hop out of the question's names."""
+
+    name = "path"
+
+    def __init__(self, knowledge: Knowledge):
+        self.knowledge = knowledge
+        self._said: dict[str, _Said] = {}
+
+    def _wording(self, edge: kg.Edge) -> _Said:
+        said = self._said.get(edge.id)
+        if said is None:
+            words = stems(f"{edge.label} {edge.target}")
+            said = self._said[edge.id] = _Said(words, frozenset(words))
+        return said
+
+    def starts(self, question: str) -> list[str]:
+        """Node ids of every known name the question mentions, in name order, once each."""
+        low = go_lower(question)
+        out: list[str] = []
+        for name in self.knowledge.people:
+            node = kg.fold(name)
+            if mentions(low, name) and self.knowledge.graph.node(node) is not None and node not in out:
+                out.append(node)
+        return out
+
+    def recall(self, question: str, k: int) -> list[Cite]:
+        know = self.knowledge
+        vocab = know.vocab
+        focus = vocab.focus(question, kg.fold(know.subject(question)))
+        want = frozenset(focus)
+        found: list[tuple[float, kg.Edge]] = []
+        seen: set[str] = set()
+        for node in self.starts(question):
+            for edge in (*know.graph.out_edges(node), *know.graph.in_edges(node)):
+                if edge.id in seen:
+                    continue
+                seen.add(edge.id)
+                said = self._wording(edge)
+                hit = vocab.cover(focus, said.set)
+                if hit and (score := hit * vocab.cover(said.list, want)) > 0:
+                    found.append((score, edge))
+        found.sort(key=lambda r: (-r[0], r[1].id))
+
+        kin: dict[tuple[str, str], list[tuple[float, kg.Edge]]] = {}
+        for r in found:
+            kin.setdefault((r[1].source, relation(r[1].label)), []).append(r)
+        out: list[Cite] = []
+        cited: set[str] = set()
+        valued: set[str] = set()
+        done: set[tuple[str, str]] = set()
+        for _, edge in found:
+            link = (edge.source, relation(edge.label))
+            if link in done:
+                continue
+            done.add(link)
+            for score, member in kin[link]:
+                if member.target not in valued:
+                    for doc in member.docs:
+                        if doc in know.at and doc not in cited:
+                            cited.add(doc)
+                            valued.add(member.target)
+                            out.append(Cite(know.turns[know.at[doc]], score, member.target))
+                            break
+                if len(out) == k:
+                    return out
+        return out

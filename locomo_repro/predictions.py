@@ -1,0 +1,186 @@
+"""Predictions files: the shape the official LoCoMo scorer reads, read back.
+
+A predictions file is a JSON list of ``{"sample_id": ..., "qa": [...]}``; each
+question carries the dataset's ``question``, ``answer`` (or
+``adversarial_answer``), ``category`` and ``evidence``, and, for every arm,
+``<arm>_prediction`` (the reply), ``<arm>_prediction_context`` (the turn ids
+the memory returned) and ``<arm>_prediction_confidence``.  The reference Go
+benchmark writes this shape with ``-out``; its ``-stats`` and the official
+cross-check (``score.py``) read it back.  Arms are the ``_prediction`` keys,
+sorted by name, as both readers order them.
+
+Anything that does not have this shape raises :class:`PredictionsError`, whose
+message is one line naming the file, the place and the problem.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+SUFFIX = "_prediction"
+CATEGORIES = (1, 2, 3, 4, 5)
+
+
+class PredictionsError(ValueError):
+    """A predictions file that cannot be read; the message is a single line."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(" ".join(message.splitlines()))
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """One arm's reply to one question.
+
+    ``context`` is None when the file has no ``_prediction_context`` key (the
+    official recall then counts 1); ``confidence`` is 0.0 when absent, as the
+    reference reads a missing number.
+    """
+
+    reply: str
+    context: tuple[str, ...] | None
+    confidence: float
+
+
+@dataclass(frozen=True)
+class Answered:
+    """One question of the file with every arm's prediction.
+
+    ``answer`` and ``adversarial_answer`` are the JSON values as written (None
+    when the key is absent): the Go ``-stats`` and the official scorer read a
+    non-string answer differently, so each consumer converts it itself.
+    """
+
+    sample: str
+    index: int
+    category: int
+    answer: object
+    adversarial_answer: object
+    evidence: tuple[str, ...]
+    predictions: dict[str, Prediction]
+
+    @property
+    def where(self) -> str:
+        """Where the question is in the file, for messages: ``conv-26 qa[3]``."""
+        return f"{self.sample} qa[{self.index}]"
+
+
+@dataclass(frozen=True)
+class Predictions:
+    """A whole predictions file: the path as given, the arms by name, the questions in file order."""
+
+    path: str
+    arms: tuple[str, ...]
+    questions: tuple[Answered, ...]
+
+    @property
+    def conversations(self) -> tuple[str, ...]:
+        """Sample ids in first-seen order (a repeated id is one conversation, as in the reference)."""
+        return tuple(dict.fromkeys(q.sample for q in self.questions))
+
+
+def read(path: str | Path) -> Predictions:
+    """Read and check a predictions file; ``path`` is kept as given for reports."""
+    name = str(path)
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as err:
+        raise PredictionsError(f"{name}: cannot read: {err.strerror or err}") from None
+    try:
+        # Go's decoder turns invalid UTF-8 inside strings into U+FFFD; so does this.
+        data = json.loads(raw.decode("utf-8", errors="replace"))
+    except json.JSONDecodeError as err:
+        raise PredictionsError(f"{name}: not JSON: {err}") from None
+    return parse(data, name)
+
+
+def parse(data: object, name: str) -> Predictions:
+    """Check already-decoded JSON against the predictions shape; ``name`` labels messages."""
+    if not isinstance(data, list):
+        raise PredictionsError(f"{name}: not a list of samples (top level is {_kind(data)})")
+    arms: tuple[str, ...] | None = None
+    questions: list[Answered] = []
+    for at, sample in enumerate(data):
+        if not isinstance(sample, dict):
+            raise PredictionsError(f"{name}: sample [{at}] is {_kind(sample)}, not an object")
+        sample_id = sample.get("sample_id")
+        if not isinstance(sample_id, str) or not sample_id:
+            raise PredictionsError(f"{name}: sample [{at}] has no sample_id (got {_kind(sample_id)})")
+        if "qa" not in sample:
+            raise PredictionsError(f"{name}: {sample_id}: no qa list")
+        qas = sample["qa"]
+        if not isinstance(qas, list):
+            raise PredictionsError(f"{name}: {sample_id}: qa is {_kind(qas)}, not a list")
+        for index, qa in enumerate(qas):
+            where = f"{name}: {sample_id} qa[{index}]"
+            if not isinstance(qa, dict):
+                raise PredictionsError(f"{where}: {_kind(qa)}, not an object")
+            here = tuple(sorted(k[: -len(SUFFIX)] for k in qa if k.endswith(SUFFIX)))
+            if not here:
+                raise PredictionsError(f"{where}: no <arm>_prediction key")
+            if arms is None:
+                arms = here
+            elif here != arms:
+                raise PredictionsError(
+                    f"{where}: arms {', '.join(here)} differ from the first question's {', '.join(arms)}"
+                )
+            questions.append(_question(qa, sample_id, index, arms, where))
+    if arms is None:
+        raise PredictionsError(f"{name}: no questions")
+    return Predictions(path=name, arms=arms, questions=tuple(questions))
+
+
+def _question(qa: dict, sample: str, index: int, arms: tuple[str, ...], where: str) -> Answered:
+    category = qa.get("category")
+    # JSON numbers only; a bool is not a category even though Python calls it an int.
+    if isinstance(category, bool) or not isinstance(category, (int, float)) or category not in CATEGORIES:
+        raise PredictionsError(f"{where}: category {json.dumps(category)} is not one of 1-5")
+    evidence = qa.get("evidence", [])
+    if not _strings(evidence):
+        raise PredictionsError(f"{where}: evidence is not a list of ids")
+    predictions = {}
+    for arm in arms:
+        reply = qa[arm + SUFFIX]
+        if not isinstance(reply, str):
+            raise PredictionsError(f"{where}: {arm}{SUFFIX} is {_kind(reply)}, not a string")
+        context = qa.get(arm + SUFFIX + "_context")
+        if context is not None and not _strings(context):
+            raise PredictionsError(f"{where}: {arm}{SUFFIX}_context is not a list of ids")
+        confidence = qa.get(arm + SUFFIX + "_confidence", 0.0)
+        if isinstance(confidence, bool) or not isinstance(confidence, (int, float)):
+            raise PredictionsError(f"{where}: {arm}{SUFFIX}_confidence is {_kind(confidence)}, not a number")
+        predictions[arm] = Prediction(
+            reply=reply,
+            context=None if context is None else tuple(context),
+            confidence=float(confidence),
+        )
+    return Answered(
+        sample=sample,
+        index=index,
+        category=int(category),
+        answer=qa.get("answer"),
+        adversarial_answer=qa.get("adversarial_answer"),
+        evidence=tuple(evidence),
+        predictions=predictions,
+    )
+
+
+def _strings(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _kind(value: object) -> str:
+    """A JSON value's type, in JSON's words, for messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    return "an object"

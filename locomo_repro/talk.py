@@ -1,0 +1,350 @@
+"""Reading a two-party conversation into claims about people.
+
+A port of the dialogue reader of hanzoai/semantic ``bench/locomo`` (talk.go at
+snapshot 0c787e9f) and of the question-subject resolution of graph.go at the
+same snapshot.  Each statement sentence of a turn is bound to a person: the
+first person is the speaker, the second person the one spoken to, a known name
+that person, and anything else the speaker.  The verb is found after the
+subject and the content runs after the verb become the objects.  Questions
+assert nothing.
+
+Go string semantics that decide results are reproduced exactly: byte lengths,
+``strings.Fields`` (Unicode White_Space, not Python's ``str.split``),
+``strings.ToLower`` (simple per-rune lowercase mapping), ``strings.EqualFold``
+(simple case folding) and the byte-wise name boundary check of ``mentions``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
+
+from .dataset import Turn, day
+from .lexicon import AUXILIARY, FIRST, NEGATION, SECOND, STOP, VERBS
+from .text import is_question, is_word_char, sentences, words
+
+#: Confidence of every claim the reader makes (a person stating something).
+STATED = 0.9
+
+#: Longest run of content words that makes one object phrase.
+PHRASE_WORDS = 6
+#: Longest thing / name on either side of "named" or "called".
+NAMING_WORDS = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """One (subject, predicate, object) a sentence asserted, with where and when.
+
+    ``date`` is the session day as prose ("8 May, 2023"), ``cite`` the turn id,
+    ``turn`` the turn's index in its conversation and ``said`` the sentence the
+    claim was read from ("" for a claim derived by reasoning).
+    """
+
+    subject: str
+    predicate: str
+    object: str
+    score: float
+    date: str
+    cite: str
+    turn: int
+    said: str = ""
+
+
+# --- Go string semantics ---------------------------------------------------
+
+# unicode.IsSpace: the White_Space property.  Python's str.split() also cuts
+# at U+001C..U+001F, which Go does not.
+_GO_FIELD = re.compile(
+    "[^\t\n\v\f\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+"
+)
+
+
+def go_fields(text: str) -> list[str]:
+    """``strings.Fields``: maximal runs of non-White_Space characters."""
+    return _GO_FIELD.findall(text)
+
+
+def go_lower(text: str) -> str:
+    """``strings.ToLower``: each rune through its simple lowercase mapping.
+
+    Python's ``str.lower`` applies the full mapping (U+0130 becomes two code
+    points) and the contextual final sigma; lowering one character at a time
+    removes the context, and U+0130 is the one character whose simple mapping
+    differs from its full one.
+    """
+    if text.isascii():
+        return text.lower()
+    return "".join("i" if ch == "\u0130" else ch.lower() for ch in text)
+
+
+def equal_fold(a: str, b: str) -> bool:
+    """``strings.EqualFold``: equal rune by rune under simple case folding.
+
+    Each code point is compared by its own ``casefold()``.  Comparing whole
+    strings by ``casefold()`` would equate "ß" with "ss", which Go does not.
+    Per code point, two characters share a case folding exactly when Go's
+    SimpleFold orbits join them (K/k/U+212A, s/ſ, σ/ς, ß/ẞ, ﬅ/ﬆ, ...): every
+    multi-character folding that two code points share is also a simple
+    (status S) folding between them in Unicode 15, and the Turkic dotted and
+    dotless i fold to nothing else in either.
+    """
+    if a.isascii() and b.isascii():
+        return len(a) == len(b) and a.lower() == b.lower()
+    return len(a) == len(b) and all(x == y or x.casefold() == y.casefold() for x, y in zip(a, b))
+
+
+def _byte_is_letter(b: int) -> bool:
+    # The reference converts a single byte to a rune, so a byte of a UTF-8
+    # sequence is judged as the Latin-1 character with that number.
+    return is_word_char(chr(b))
+
+
+_LATIN1_LETTER = tuple(_byte_is_letter(b) for b in range(256))
+
+
+# --- the reader --------------------------------------------------------------
+
+
+def read(
+    turn: Turn, at: int, speaker: str, other: str, names: Collection[str] | None
+) -> list[Claim]:
+    """The claims one turn makes (reference ``Read``).
+
+    ``at`` is the turn's index in its conversation, ``speaker`` the person
+    talking and ``other`` the person addressed; ``names`` holds lowercased
+    known names (membership only), so a third party named in a sentence is
+    bound to themselves.
+    """
+    known = names if names is not None else frozenset()
+    date = day(turn.date)
+    out: list[Claim] = []
+    for sentence in sentences(turn.text):
+        if is_question(sentence):
+            continue
+        ws = words(sentence)
+        if not ws:
+            continue
+        person, start = who(ws, speaker, other, known)
+        verb, rest = predicate(ws[start:])
+        for phrase in phrases(rest):
+            out.append(Claim(person, verb, phrase, STATED, date, turn.id, at, sentence))
+        for thing, name in naming(ws):
+            out.append(Claim(thing, "named", name, STATED, date, turn.id, at, sentence))
+    return out
+
+
+def read_conversation(
+    turns: Sequence[Turn], speakers: tuple[str, str], names: Collection[str]
+) -> list[Claim]:
+    """Every claim of a conversation, turn by turn, in order.
+
+    The person addressed is the first speaker unless the turn's speaker is the
+    first speaker, then the second (so a turn by a third voice addresses the
+    first speaker), as the reference graph builder picks it.
+    """
+    out: list[Claim] = []
+    for at, turn in enumerate(turns):
+        other = speakers[1] if turn.speaker == speakers[0] else speakers[0]
+        out.extend(read(turn, at, turn.speaker, other, names))
+    return out
+
+
+def who(
+    ws: Sequence[str], speaker: str, other: str, names: Collection[str]
+) -> tuple[str, int]:
+    """The subject of a sentence and the index just after the word that fixed it.
+
+    First match wins, checked per word in this order: first person, second
+    person, the speaker's name, the other's name (case-insensitively), a known
+    name (returned lowercased).  No match: the speaker, index 0.
+    """
+    for i, w in enumerate(ws):
+        if w in FIRST:
+            return speaker, i + 1
+        if w in SECOND:
+            return other, i + 1
+        if equal_fold(w, speaker):
+            return speaker, i + 1
+        if equal_fold(w, other):
+            return other, i + 1
+        low = go_lower(w)
+        if low in names:
+            return low, i + 1
+    return speaker, 0
+
+
+def verbal(w: str) -> bool:
+    """Whether a word can head a verb phrase: a listed verb or auxiliary, or an
+    inflected-looking word longer than 4 bytes ending in "ing" or "ed"."""
+    if w in VERBS or w in AUXILIARY:
+        return True
+    return len(w.encode()) > 4 and (w.endswith("ing") or w.endswith("ed"))
+
+
+def predicate(ws: Sequence[str]) -> tuple[str, Sequence[str]]:
+    """The verb of a sentence tail and the words after it.
+
+    An auxiliary gives way to a content verb directly behind it (negations in
+    between are skipped); any negation seen makes the verb "not <verb>".  With
+    no verb the predicate is "about" and the whole tail is the rest.
+    """
+    negated = False
+    for i, w in enumerate(ws):
+        if w in NEGATION:
+            negated = True
+        if not verbal(w):
+            continue
+        verb, rest = w, ws[i + 1 :]
+        if w in AUXILIARY:
+            for j in range(i + 1, len(ws)):
+                nxt = ws[j]
+                if nxt in NEGATION:
+                    negated = True
+                    continue
+                if not verbal(nxt):
+                    break
+                if nxt not in AUXILIARY:
+                    verb, rest = nxt, ws[j + 1 :]
+                    break
+        if negated:
+            verb = "not " + verb
+        return verb, rest
+    return "about", ws
+
+
+def phrases(ws: Iterable[str]) -> list[str]:
+    """Runs of non-stop words, each capped at six words (an empty word also ends a run)."""
+    out: list[str] = []
+    run: list[str] = []
+    for w in ws:
+        if w in STOP or not w:
+            if run:
+                out.append(" ".join(run))
+                run = []
+            continue
+        run.append(w)
+        if len(run) == PHRASE_WORDS:
+            out.append(" ".join(run))
+            run = []
+    if run:
+        out.append(" ".join(run))
+    return out
+
+
+def naming(ws: Sequence[str]) -> list[tuple[str, str]]:
+    """(thing, name) for each "named"/"called" with content on both sides.
+
+    The thing is the content run (≤3 words) ending before the keyword once
+    trailing stop words are passed over; the name is the content run (≤3 words)
+    right after it.
+    """
+    out: list[tuple[str, str]] = []
+    for i, w in enumerate(ws):
+        if w != "named" and w != "called":
+            continue
+        thing, name = _back(ws[:i]), _forward(ws[i + 1 :])
+        if thing and name:
+            out.append((thing, name))
+    return out
+
+
+def _back(ws: Sequence[str]) -> str:
+    i = len(ws) - 1
+    while i >= 0 and ws[i] in STOP:
+        i -= 1
+    run: list[str] = []
+    while i >= 0 and len(run) < NAMING_WORDS and ws[i] not in STOP:
+        run.append(ws[i])
+        i -= 1
+    return " ".join(reversed(run))
+
+
+def _forward(ws: Sequence[str]) -> str:
+    run: list[str] = []
+    for w in ws:
+        if w in STOP or len(run) == NAMING_WORDS:
+            break
+        run.append(w)
+    return " ".join(run)
+
+
+# --- names ----------------------------------------------------------------------
+
+
+def _trim_non_letters(w: str) -> str:
+    start, end = 0, len(w)
+    while start < end and not is_word_char(w[start]):
+        start += 1
+    while end > start and not is_word_char(w[end - 1]):
+        end -= 1
+    return w[start:end]
+
+
+def named(turns: Iterable[Turn]) -> frozenset[str]:
+    """Third-party names a conversation uses (reference ``Named``), lowercased.
+
+    Every whitespace field of every sentence, trimmed of non-word characters
+    at both ends, of at least 3 bytes: written all in lower case anywhere
+    disqualifies it; written otherwise as a non-first field of its sentence
+    counts once.  A name needs two counts, no lower-case use and not to be a
+    stop word.
+    """
+    upper: dict[str, int] = {}
+    lower: set[str] = set()
+    for turn in turns:
+        for sentence in sentences(turn.text):
+            for i, field in enumerate(go_fields(sentence)):
+                bare = _trim_non_letters(field)
+                if len(bare.encode()) < 3:
+                    continue
+                low = go_lower(bare)
+                if bare == low:
+                    lower.add(low)
+                elif i > 0:
+                    upper[low] = upper.get(low, 0) + 1
+    return frozenset(w for w, n in upper.items() if n >= 2 and w not in lower and w not in STOP)
+
+
+def known_names(turns: Iterable[Turn], speakers: Iterable[str]) -> tuple[str, ...]:
+    """Harvested names and the lowercased speakers, longest (in bytes) first, ties
+    in byte order: the order in which a question's subject is looked for."""
+    names = set(named(turns)) | {go_lower(s) for s in speakers}
+    return tuple(sorted(names, key=lambda n: (-len(n.encode()), n.encode())))
+
+
+def mentions(text: str, name: str) -> bool:
+    """Whether ``text`` holds ``name`` with no word character on either side.
+
+    Works on UTF-8 bytes as the reference does: a neighbouring byte is judged
+    as the Latin-1 character of that value, so the lead byte 0xC3 of "é" is a
+    letter ("Ã") while its trail byte 0xA9 ("©") is not.
+    """
+    hay, needle = text.encode(), name.encode()
+    i = 0
+    while True:
+        j = hay.find(needle, i)
+        if j < 0:
+            return False
+        end = j + len(needle)
+        before = j == 0 or not _LATIN1_LETTER[hay[j - 1]]
+        after = end == len(hay) or not _LATIN1_LETTER[hay[end]]
+        if before and after:
+            return True
+        i = j + 1
+
+
+def subject(question: str, names: Sequence[str]) -> str:
+    """The first name, in the given order, that the lowercased question mentions; "".
+
+    ``names`` is in ``known_names`` order.  The result is not folded; the graph
+    files people under ``Fold(subject)`` (lowercase, whitespace collapsed),
+    which for these already-lowercased names changes only a speaker name with
+    irregular spacing.
+    """
+    low = go_lower(question)
+    for name in names:
+        if mentions(low, name):
+            return name
+    return ""

@@ -1,0 +1,113 @@
+"""Per-conversation term weighting: IDF weights, unit vectors, question focus and cover.
+
+Matches ``Words`` of hanzoai/semantic bench/locomo (terms.go): the document
+frequency of a stem is the number of turns whose text contains it, the weight
+is ``ln((N+1)/(df+1))`` (``ln(N+1)`` for a stem the conversation never used),
+vector positions are the stems in byte order, and a text's vector is its
+term-frequency × weight, scaled to unit length in float32.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+from .lexicon import ASKED_WORDS, STOP
+from .text import stem, stems, terms
+
+# Coefficients of the natural logarithm in Go's math package (the fdlibm
+# e_log.c algorithm).  glibc's log differs from it in the last bit for many
+# arguments; the reference's weights, and so its confidences, are Go's.
+_LN2_HI = 6.93147180369123816490e-01
+_LN2_LO = 1.90821492927058770002e-10
+_LG = (
+    6.666666666666735130e-01,
+    3.999999999940941908e-01,
+    2.857142874366239149e-01,
+    2.222219843214978396e-01,
+    1.818357216161805012e-01,
+    1.531383769920937332e-01,
+    1.479819860511658591e-01,
+)
+
+
+def go_log(x: float) -> float:
+    """Natural logarithm of a positive finite ``x``, bit for bit as Go's ``math.Log`` computes it."""
+    m, e = math.frexp(x)
+    if m < math.sqrt(2) / 2:
+        m, e = m * 2, e - 1
+    f, k = m - 1, float(e)
+    s = f / (2 + f)
+    s2 = s * s
+    s4 = s2 * s2
+    l1, l2, l3, l4, l5, l6, l7 = _LG
+    r = s2 * (l1 + s4 * (l3 + s4 * (l5 + s4 * l7))) + s4 * (l2 + s4 * (l4 + s4 * l6))
+    half = 0.5 * f * f
+    return k * _LN2_HI - ((half - (s * (half + r) + k * _LN2_LO)) - f)
+
+
+#: Stems of the words a question is phrased with rather than about.
+ASKED = frozenset(stem(w) for w in ASKED_WORDS.split())
+
+
+class Vocabulary:
+    """The weighted vocabulary of one conversation's turn texts."""
+
+    def __init__(self, texts: Sequence[str]):
+        df: Counter[str] = Counter()
+        for text in texts:
+            df.update(terms(text))
+        self.turns = len(texts)
+        self.terms: tuple[str, ...] = tuple(sorted(df))
+        self.index: dict[str, int] = {t: i for i, t in enumerate(self.terms)}
+        n1 = len(texts) + 1
+        self.weights: dict[str, float] = {t: go_log(n1 / (df[t] + 1)) for t in self.terms}
+        self.unknown = go_log(n1)
+
+    @property
+    def size(self) -> int:
+        """Width of a vector: how many distinct stems the turns hold."""
+        return len(self.terms)
+
+    def weight(self, term: str) -> float:
+        """The IDF weight of a stem."""
+        return self.weights.get(term, self.unknown)
+
+    def weigh(self, text: str) -> np.ndarray:
+        """A text as a float32 unit vector (the zero vector when it has no known stem)."""
+        vec = np.zeros(self.size, dtype=np.float32)
+        counts = Counter(stems(text))
+        known = sorted((self.index[t], n) for t, n in counts.items() if t in self.index)
+        if not known:
+            return vec
+        at = [i for i, _ in known]
+        vec[at] = np.array([n * self.weights[self.terms[i]] for i, n in known], dtype=np.float64).astype(
+            np.float32
+        )
+        total = 0.0
+        for x in vec[at].tolist():
+            total += x * x
+        if total == 0:
+            return vec
+        vec[at] *= np.float32(1 / math.sqrt(total))
+        return vec
+
+    def focus(self, question: str, subject: str = "") -> list[str]:
+        """The stems a question asks about, in order with repeats: less stop words, asked words and the subject."""
+        drop = terms(subject)
+        return [t for t in stems(question) if t not in STOP and t not in ASKED and t not in drop]
+
+    def cover(self, focus: Sequence[str], have: Iterable[str] | frozenset[str]) -> float:
+        """Weighted share of the focus stems present in ``have`` (0 for an empty focus)."""
+        if not focus:
+            return 0.0
+        hit = total = 0.0
+        for term in focus:
+            w = self.weight(term)
+            total += w
+            if term in have:
+                hit += w
+        return hit / total if total else 0.0

@@ -1,0 +1,36 @@
+"""The vector memory: one unit vector per turn line, nearest turns by inner product.
+
+Matches ``Vector`` of hanzoai/semantic bench/locomo (vector.go): each turn is
+indexed as ``Turn.line()`` (date and speaker included, as the official RAG
+harness embeds it), and recall stops at the first score ≤ 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .dataset import Turn
+from .memory import Cite
+from .store import INNER, Store
+from .terms import Vocabulary
+
+
+class VectorMemory:
+    """A conversation kept as one vector per turn."""
+
+    name = "vector"
+
+    def __init__(self, turns: Sequence[Turn], vocab: Vocabulary):
+        self.vocab = vocab
+        self.turns = {t.id: t for t in turns}
+        self.store = Store(INNER)
+        for t in turns:
+            self.store.put(t.id, vocab.weigh(t.line()))
+
+    def recall(self, question: str, k: int) -> list[Cite]:
+        out: list[Cite] = []
+        for m in self.store.near(self.vocab.weigh(question), k):
+            if m.score <= 0:
+                break
+            out.append(Cite(self.turns[m.id], m.score))
+        return out
