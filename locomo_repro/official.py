@@ -1,0 +1,268 @@
+"""The cross-check with the official LoCoMo scorer.
+
+``load_evaluation`` is the kit's one way to import the LoCoMo authors' own
+``task_eval/evaluation.py`` (snap-research/locomo at commit 3eb6f2c5, CC BY-NC
+4.0, so fetched rather than shipped): it finds the file (argument, else
+``$LOCOMO_EVALUATION_PY``, else the cache ``${XDG_CACHE_HOME:-~/.cache}/locomo-repro/evaluation.py``,
+downloaded there on first use), checks its sha256, stands a stub in for the
+``bert_score`` module it imports at module scope but never uses for QA, and
+imports it unmodified.
+
+``report`` scores a predictions file the way the reference's ``score.py``
+does (hanzoai/semantic bench/locomo, c99f2a73): every arm's prediction and
+context go through ``eval_question_answering`` one conversation at a time, an
+empty context replaced by the placeholder id ``"-"`` (the official recall
+reads ``context[0]``), and F1 and evidence recall are printed per category and
+arm.  The scorer is a parameter: the official function, or
+``kit_eval_question_answering``, the same contract over ``locomo_repro.metric``.
+
+    python -m locomo_repro.official answers.json [--evaluation-py PATH] [--kit]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import hashlib
+import importlib.util
+import io
+import os
+import sys
+import types
+import urllib.request
+import warnings
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from . import metric
+from .predictions import Answered, Predictions, PredictionsError, read
+
+COMMIT = "3eb6f2c585f5e1699204e3c3bdf7adc5c28cb376"
+EVALUATION_URL = f"https://raw.githubusercontent.com/snap-research/locomo/{COMMIT}/task_eval/evaluation.py"
+EVALUATION_SHA256 = "8e3be5d57ff2ff9ec5cd05939592f468c5f3f1fd95d13e431932bdf6bf0fd6fd"
+ENV = "LOCOMO_EVALUATION_PY"
+
+#: The scorer's contract: ``(qas, eval_key) -> (scores, mean_length, recalls)``, one score and one recall per qa.
+Scorer = Callable[[list[dict], str], tuple]
+
+NAMES = {4: "single hop", 1: "multi hop", 2: "temporal", 3: "open domain", 5: "adversarial"}
+ORDER = (4, 1, 2, 3, 5)
+ANSWERABLE = (1, 2, 3, 4)
+
+
+class OfficialUnavailable(RuntimeError):
+    """The official evaluation.py could not be found, fetched or verified (one-line message)."""
+
+
+def cache_path() -> Path:
+    """Where the downloaded evaluation.py is kept: ``${XDG_CACHE_HOME:-~/.cache}/locomo-repro/evaluation.py``."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "locomo-repro" / "evaluation.py"
+
+
+def locate(path: str | Path | None = None) -> Path | None:
+    """The evaluation.py to use without touching the network: ``path``, else ``$LOCOMO_EVALUATION_PY``,
+    else the cache if it holds the file; None when there is none yet.
+
+    An explicit ``path`` or environment value is returned even if missing, so that
+    ``load_evaluation`` reports it rather than silently downloading instead.
+    """
+    if path is not None:
+        return Path(path)
+    if os.environ.get(ENV):
+        return Path(os.environ[ENV])
+    cached = cache_path()
+    return cached if cached.is_file() else None
+
+
+def fetch(dest: Path | None = None, *, timeout: float = 30.0) -> Path:
+    """Download evaluation.py at the pinned commit into ``dest`` (default the cache), verified."""
+    dest = cache_path() if dest is None else dest
+    print(f"fetching {EVALUATION_URL}", file=sys.stderr)
+    try:
+        with urllib.request.urlopen(EVALUATION_URL, timeout=timeout) as response:
+            body = response.read()
+    except OSError as err:
+        raise OfficialUnavailable(f"cannot download {EVALUATION_URL}: {err}") from None
+    _verify(body, EVALUATION_URL, EVALUATION_SHA256)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    partial = dest.with_suffix(".part")
+    partial.write_bytes(body)
+    partial.replace(dest)
+    return dest
+
+
+def _verify(body: bytes, source: object, sha256: str | None) -> None:
+    if sha256 is None:
+        return
+    got = hashlib.sha256(body).hexdigest()
+    if got != sha256:
+        raise OfficialUnavailable(f"{source}: sha256 {got}, expected {sha256} (not the pinned evaluation.py)")
+
+
+_LOADED: dict[tuple[str, str | None], types.ModuleType] = {}
+
+
+def load_evaluation(
+    path: str | Path | None = None, *, download: bool = True, sha256: str | None = EVALUATION_SHA256
+) -> types.ModuleType:
+    """Import the official ``evaluation.py`` and return the module (``eval_question_answering``,
+    ``f1_score``, ``f1``, ``normalize_answer``, ...).
+
+    The file is ``path``, else ``$LOCOMO_EVALUATION_PY``, else the cache,
+    fetched from GitHub at the pinned commit when the cache is empty and
+    ``download`` is true.  Its sha256 must equal ``sha256`` (pass None to skip
+    the check, e.g. for a test double).  ``bert_score`` is stubbed only for the
+    import and only if not already imported, so a real one elsewhere is left
+    alone.  The module is not registered in ``sys.modules``; repeated calls
+    return the same module object.  Raises :class:`OfficialUnavailable`.
+    """
+    where = locate(path)
+    if where is None:
+        if not download:
+            raise OfficialUnavailable(
+                f"official evaluation.py not found: pass its path, set {ENV}, or allow the download to {cache_path()}"
+            )
+        where = fetch()
+    try:
+        body = where.read_bytes()
+    except OSError as err:
+        raise OfficialUnavailable(f"{where}: cannot read: {err.strerror or err}") from None
+    _verify(body, where, sha256)
+
+    key = (str(where.resolve()), hashlib.sha256(body).hexdigest())
+    if key in _LOADED:
+        return _LOADED[key]
+    spec = importlib.util.spec_from_file_location("locomo_official_evaluation", where)
+    if spec is None or spec.loader is None:
+        raise OfficialUnavailable(f"{where}: cannot be imported as a module")
+    module = importlib.util.module_from_spec(spec)
+    stubbed = "bert_score" not in sys.modules
+    if stubbed:
+        stub = types.ModuleType("bert_score")
+        stub.score = None  # the QA path never calls it
+        sys.modules["bert_score"] = stub
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        if stubbed:
+            sys.modules.pop("bert_score", None)
+    _LOADED[key] = module
+    return module
+
+
+def kit_eval_question_answering(qas: list[dict], eval_key: str = "prediction") -> tuple[list[float], float, list[float]]:
+    """The official ``eval_question_answering`` contract over the kit's own metric.
+
+    Scores with ``locomo_repro.metric.grade`` against ``str(answer)``; recall
+    with ``metric.recall`` when the qa has a ``<eval_key>_context`` and
+    evidence, else 1, as the official function does.
+    """
+    scores, recalls = [], []
+    for qa in qas:
+        scores.append(metric.grade(qa["category"], qa[eval_key], str(qa["answer"])))
+        context = qa.get(eval_key + "_context")
+        if context is not None and len(qa["evidence"]) > 0:
+            recalls.append(metric.recall(qa["evidence"], context))
+        else:
+            recalls.append(1.0)
+    return scores, 0.0, recalls
+
+
+def official_scorer(path: str | Path | None = None) -> Scorer:
+    """``eval_question_answering`` of the official module, its progress lines kept off stdout."""
+    evaluate = load_evaluation(path).eval_question_answering
+
+    def score(qas: list[dict], eval_key: str) -> tuple:
+        with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
+            # It prints "N QA samples evaluated" and may average an empty list.
+            warnings.simplefilter("ignore", RuntimeWarning)
+            return evaluate(qas, eval_key)
+
+    return score
+
+
+def _qas(predictions: Predictions, questions: Sequence[Answered], arm: str) -> list[dict]:
+    """One conversation's questions as the scorer reads them, with one arm's prediction."""
+    out = []
+    for q in questions:
+        answer = q.answer if q.answer is not None else q.adversarial_answer
+        if answer is None:
+            raise PredictionsError(f"{predictions.path}: {q.where}: neither answer nor adversarial_answer")
+        said = q.predictions[arm]
+        qa = {"answer": answer, "category": q.category, "evidence": list(q.evidence), arm + "_prediction": said.reply}
+        if said.context is not None:
+            # The official recall reads context[0]; "-" matches no evidence, so an empty context scores 0.
+            qa[arm + "_prediction_context"] = list(said.context) or ["-"]
+        out.append(qa)
+    return out
+
+
+def report(predictions: Predictions, scorer: Scorer) -> str:
+    """F1 and evidence recall per category and arm, in the reference ``score.py`` layout.
+
+    Sums run per category in file order and rows add categories in the
+    reference's order, so the printed means agree to the last digit.
+    """
+    arms = predictions.arms
+    count = {k: 0 for k in ORDER}
+    score = {arm: {k: 0.0 for k in ORDER} for arm in arms}
+    reach = {arm: {k: 0.0 for k in ORDER} for arm in arms}
+    by_sample: dict[str, list[Answered]] = {}
+    for q in predictions.questions:
+        count[q.category] += 1
+        by_sample.setdefault(q.sample, []).append(q)
+    for sample, questions in by_sample.items():
+        for arm in arms:
+            qas = _qas(predictions, questions, arm)
+            marks, _, recalls = scorer(qas, arm + "_prediction")
+            if len(marks) != len(qas) or len(recalls) != len(qas):
+                raise RuntimeError(f"{predictions.path}: {sample}: the scorer returned {len(marks)} scores for {len(qas)} questions")
+            for qa, mark, got in zip(qas, marks, recalls):
+                score[arm][qa["category"]] += mark
+                reach[arm][qa["category"]] += got
+
+    head = f"\n{'':14}{'n':>6}" + "".join(f"  {arm:>20}" for arm in arms)
+    head += f"\n{'category':14}{'':6}" + "".join(f"  {'F1':>6} {'recall':>6}       " for _ in arms)
+    lines = [head]
+
+    def row(name: str, kinds: Sequence[int]) -> None:
+        n = sum(count[k] for k in kinds)
+        cells = "".join(
+            f"  {sum(score[arm][k] for k in kinds) / n:6.3f} {sum(reach[arm][k] for k in kinds) / n:6.3f}       "
+            for arm in arms
+        ) if n else "".join(f"  {'nan':>6} {'nan':>6}       " for _ in arms)
+        lines.append(f"{name:14}{n:6}{cells}")
+
+    for kind in ORDER:
+        row(NAMES[kind], (kind,))
+    row("answerable", ANSWERABLE)
+    row("overall", ORDER)
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m locomo_repro.official FILE... [--evaluation-py PATH] [--kit]``."""
+    parser = argparse.ArgumentParser(
+        prog="python -m locomo_repro.official",
+        description="Score predictions files with the official LoCoMo evaluation.py (F1 and recall per category and arm).",
+    )
+    parser.add_argument("files", nargs="+", metavar="FILE", help="predictions JSON in the official LoCoMo shape")
+    parser.add_argument("--evaluation-py", metavar="PATH", help=f"the official evaluation.py (default ${ENV}, else the cache)")
+    parser.add_argument("--kit", action="store_true", help="score with the kit's own metric instead of the official file")
+    args = parser.parse_args(argv)
+    try:
+        scorer = kit_eval_question_answering if args.kit else official_scorer(args.evaluation_py)
+        for path in args.files:
+            text = report(read(path), scorer)
+            if len(args.files) > 1:
+                text = f"{path}:{text}"
+            sys.stdout.write(text)
+    except (PredictionsError, OfficialUnavailable) as err:
+        print(err, file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,109 @@
+"""Reading and writing LoCoMo-Refined's JSON and JSONL files.
+
+Matches Refined's export.py record I/O: a ``.jsonl`` path holds one JSON value
+per line (blank lines and non-object lines skipped), any other path holds one
+JSON array (non-object items skipped); output is ``ensure_ascii=False``, JSONL
+ends with a newline when it has lines, a JSON array is indented by two.
+Every write here is atomic: temporary files first, then ``os.replace``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+_FILE_MODE = 0o666 & ~_umask()
+
+
+class InputError(Exception):
+    """Bad input, described in one line that names the file."""
+
+
+def read_json(path: Path) -> Any:
+    """The JSON value in ``path``."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a directory, expected a file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: cannot read ({exc})") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{path}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+
+
+def load_records(path: Path) -> list[dict[str, Any]]:
+    """The object records of a JSONL file or of a JSON array file."""
+    if path.suffix != ".jsonl":
+        payload = read_json(path)
+        if not isinstance(payload, list):
+            raise InputError(f"{path}: expected a JSON array of records")
+        return [item for item in payload if isinstance(item, dict)]
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a directory, expected a file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: cannot read ({exc})") from None
+    records: list[dict[str, Any]] = []
+    for number, line in enumerate(lines, start=1):
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{path}: line {number}: invalid JSON: {exc.msg}") from None
+        if isinstance(value, dict):
+            records.append(value)
+    return records
+
+
+def records_text(records: Sequence[Mapping[str, Any]], path: Path) -> str:
+    """The text Refined writes for ``records`` at ``path`` (JSONL or JSON array by suffix)."""
+    if path.suffix == ".jsonl":
+        lines = [json.dumps(record, ensure_ascii=False) for record in records]
+        return "\n".join(lines) + ("\n" if lines else "")
+    return json.dumps(list(records), ensure_ascii=False, indent=2)
+
+
+def json_text(value: Any) -> str:
+    """An indented JSON document, without a trailing newline (as Refined writes its manifest and summary)."""
+    return json.dumps(value, ensure_ascii=False, indent=2)
+
+
+def write_atomic(files: Mapping[Path, str] | Iterable[tuple[Path, str]]) -> None:
+    """Write every (path, text) pair, or none of them if a temporary write fails."""
+    pairs = list(files.items()) if isinstance(files, Mapping) else list(files)
+    staged: list[tuple[str, Path]] = []
+    try:
+        for path, text in pairs:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+            staged.append((temp, path))
+            os.chmod(temp, _FILE_MODE)
+            with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+                handle.write(text)
+        for temp, path in staged:
+            os.replace(temp, path)
+    except OSError as exc:
+        for temp, _ in staged:
+            if os.path.exists(temp):
+                os.unlink(temp)
+        raise InputError(f"{getattr(exc, 'filename', None) or 'output'}: cannot write ({exc.strerror or exc})") from None
