@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import TextIO
 from pathlib import Path
 
 from . import bench
@@ -48,8 +49,9 @@ def parser() -> argparse.ArgumentParser:
     _flag(p, "show", type=int, default=0, metavar="N", help="print N answered questions per category")
     _flag(p, "only", type=int, default=0, metavar="N", help="use only the first N conversations")
     _flag(p, "quiet", action="store_true", help="leave out the per-conversation build lines")
-    _flag(p, "arms", default="main", choices=bench.ARM_SETS, help="arm set: main, factor, walk or read")
+    _flag(p, "arms", default="main", choices=bench.ARM_SETS, help="arm set: main, factor, walk, read, or gather (graph read with the +set reader)")
     _flag(p, "blind", action="store_true", help="empty every graph after building it")
+    _flag(p, "no-derived", action="store_true", help="give the reasoner no rule: the derived-facts ablation")
     return p
 
 
@@ -91,7 +93,8 @@ def predictions(samples: Sequence[Sample], records: dict[str, list[bench.Record]
     return out
 
 
-def run(args: argparse.Namespace, out=sys.stdout) -> int:
+def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+    """Carry out a parsed command line."""
     opts = options(args)
     if args.stats:
         from . import stats
@@ -100,21 +103,29 @@ def run(args: argparse.Namespace, out=sys.stdout) -> int:
     samples = load(args.data)
     if args.only > 0:
         samples = samples[: args.only]
+    cases = bench.build(samples, args.arms, args.blind, derive=not args.no_derived)
+    report(samples, cases, args, opts, out)
+    return 0
+
+
+def report(
+    samples: Sequence[Sample], cases: Sequence[bench.Case], args: argparse.Namespace, opts: Options, out: TextIO
+) -> None:
+    """Print what the reference prints for these flags over built cases, and write ``-out``."""
     sessions = sum(s.sessions for s in samples)
     turns = sum(len(s.turns) for s in samples)
     asked = sum(len(s.questions) for s in samples)
-    print(f"{len(samples)} conversations, {sessions} sessions, {turns} turns, {asked} questions\n", file=out)
-    log = None if args.quiet or args.sweep else out
-    cases = bench.build(samples, args.arms, args.blind, log)
+    out.write(f"{len(samples)} conversations, {sessions} sessions, {turns} turns, {asked} questions\n\n")
+    if not (args.quiet or args.sweep):
+        out.write(bench.build_lines(cases))
     speaker, known, total = bench.subjects(cases)
-    print(
+    out.write(
         f"questions naming a speaker {speaker}/{total} ({100 * speaker / total:.1f}%), "
-        f"resolving to any known name {known}/{total} ({100 * known / total:.2f}%)",
-        file=out,
+        f"resolving to any known name {known}/{total} ({100 * known / total:.2f}%)\n"
     )
     if args.sweep:
         out.write(bench.sweep(cases, opts, args.sweep, progress=sys.stderr))
-        return 0
+        return
     records = bench.run(cases, opts)
     out.write(f"\n{bench.header(opts)}\n\n")
     out.write(bench.table(records))
@@ -122,8 +133,7 @@ def run(args: argparse.Namespace, out=sys.stdout) -> int:
         out.write(bench.show(records, args.show))
     if args.out:
         write_atomic(Path(args.out), dumps(predictions(samples, records)).encode())
-        print(f"\npredictions: {args.out} ({', '.join(sorted(records))})", file=out)
-    return 0
+        out.write(f"\npredictions: {args.out} ({', '.join(sorted(records))})\n")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
