@@ -6,7 +6,7 @@
 ``$LOCOMO_EVALUATION_PY``, else the cache ``${XDG_CACHE_HOME:-~/.cache}/locomo-repro/evaluation.py``,
 downloaded there on first use), checks its sha256, stands a stub in for the
 ``bert_score`` module it imports at module scope but never uses for QA, and
-imports it unmodified.
+imports it unmodified.  ``golden`` (the golden-file writer) uses it too.
 
 ``report`` scores a predictions file the way the reference's ``score.py``
 does (hanzoai/semantic bench/locomo, c99f2a73): every arm's prediction and
@@ -22,10 +22,12 @@ arm.  The scorer is a parameter: the official function, or
 from __future__ import annotations
 
 import argparse
+import ast
 import contextlib
 import hashlib
 import importlib.util
 import io
+import math
 import os
 import sys
 import types
@@ -62,7 +64,7 @@ def cache_path() -> Path:
 
 def locate(path: str | Path | None = None) -> Path | None:
     """The evaluation.py to use without touching the network: ``path``, else ``$LOCOMO_EVALUATION_PY``,
-    else the cache if it holds the file; None when there is none yet.
+    else the cache if it holds a file; None when there is none yet.
 
     An explicit ``path`` or environment value is returned even if missing, so that
     ``load_evaluation`` reports it rather than silently downloading instead.
@@ -76,19 +78,23 @@ def locate(path: str | Path | None = None) -> Path | None:
 
 
 def fetch(dest: Path | None = None, *, timeout: float = 30.0) -> Path:
-    """Download evaluation.py at the pinned commit into ``dest`` (default the cache), verified."""
+    """Download evaluation.py at the pinned commit into ``dest`` (default the cache); kept only if verified."""
     dest = cache_path() if dest is None else dest
     print(f"fetching {EVALUATION_URL}", file=sys.stderr)
     try:
         with urllib.request.urlopen(EVALUATION_URL, timeout=timeout) as response:
             body = response.read()
     except OSError as err:
-        raise OfficialUnavailable(f"cannot download {EVALUATION_URL}: {err}") from None
+        reason = getattr(err, "reason", None) or err
+        raise OfficialUnavailable(f"cannot download {EVALUATION_URL} ({reason}); pass its path or set {ENV}") from None
     _verify(body, EVALUATION_URL, EVALUATION_SHA256)
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    partial = dest.with_suffix(".part")
-    partial.write_bytes(body)
-    partial.replace(dest)
+    try:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        partial = dest.with_name(dest.name + ".part")
+        partial.write_bytes(body)
+        partial.replace(dest)
+    except OSError as err:
+        raise OfficialUnavailable(f"cannot write {dest}: {err.strerror or err}") from None
     return dest
 
 
@@ -100,24 +106,71 @@ def _verify(body: bytes, source: object, sha256: str | None) -> None:
         raise OfficialUnavailable(f"{source}: sha256 {got}, expected {sha256} (not the pinned evaluation.py)")
 
 
-_LOADED: dict[tuple[str, str | None], types.ModuleType] = {}
+#: Modules the QA code really calls: never replaced by a stub.
+NEEDED = frozenset({"regex", "numpy", "nltk", "nltk.stem"})
+
+
+def _unavailable_imports(source: str) -> list[str]:
+    """Modules (with their parent packages) imported at module scope that cannot be found here."""
+    names: list[str] = []
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.append(node.module)
+    out: list[str] = []
+    for name in names:
+        parts = name.split(".")
+        for i in range(1, len(parts) + 1):
+            prefix = ".".join(parts[:i])
+            if prefix in out or prefix in sys.modules:
+                continue
+            try:
+                found = importlib.util.find_spec(prefix) is not None
+            except (ImportError, ValueError):
+                found = False
+            if not found:
+                out.append(prefix)
+    return out
+
+
+def _stub(name: str) -> types.ModuleType:
+    """A module whose every attribute is None (``from name import x`` works), usable as a package."""
+    module = types.ModuleType(name)
+    module.__dict__["__getattr__"] = lambda attribute: None
+    module.__path__ = []
+    return module
+
+
+_LOADED: dict[tuple[str, str], types.ModuleType] = {}
 
 
 def load_evaluation(
     path: str | Path | None = None, *, download: bool = True, sha256: str | None = EVALUATION_SHA256
 ) -> types.ModuleType:
-    """Import the official ``evaluation.py`` and return the module (``eval_question_answering``,
-    ``f1_score``, ``f1``, ``normalize_answer``, ...).
+    """Import the official ``evaluation.py`` unmodified and return the module
+    (``eval_question_answering``, ``f1_score``, ``f1``, ``normalize_answer``, ...).
 
-    The file is ``path``, else ``$LOCOMO_EVALUATION_PY``, else the cache,
-    fetched from GitHub at the pinned commit when the cache is empty and
-    ``download`` is true.  Its sha256 must equal ``sha256`` (pass None to skip
-    the check, e.g. for a test double).  ``bert_score`` is stubbed only for the
-    import and only if not already imported, so a real one elsewhere is left
-    alone.  The module is not registered in ``sys.modules``; repeated calls
-    return the same module object.  Raises :class:`OfficialUnavailable`.
+    The one loader of the kit: golden-file generation and this cross-check both use it.
+
+    * Which file: ``path``, else ``$LOCOMO_EVALUATION_PY``, else the cache
+      (:func:`cache_path`).  When the cache is empty, or holds a file with
+      another hash, and ``download`` is true, it is fetched from GitHub at the
+      pinned commit.
+    * Its sha256 must equal ``sha256`` (None skips the check, for test doubles).
+    * Module-scope imports that are not installed (``bert_score``, which the QA
+      code never calls) get stubs for the duration of the import only; a
+      missing ``regex``, ``numpy`` or ``nltk`` is an error instead, and a module
+      already imported (a real ``bert_score``) is left alone.
+    * Its import-time output is kept off stdout.  The module is not put in
+      ``sys.modules``; loading the same file again returns the same object.
+
+    Raises :class:`OfficialUnavailable` (one line) when any of this fails.
     """
     where = locate(path)
+    if where is not None and path is None and not os.environ.get(ENV) and download and sha256 is not None:
+        if hashlib.sha256(where.read_bytes()).hexdigest() != sha256:
+            where = None  # a stale cache is fetched again
     if where is None:
         if not download:
             raise OfficialUnavailable(
@@ -130,28 +183,41 @@ def load_evaluation(
         raise OfficialUnavailable(f"{where}: cannot read: {err.strerror or err}") from None
     _verify(body, where, sha256)
 
-    key = (str(where.resolve()), hashlib.sha256(body).hexdigest())
+    digest = hashlib.sha256(body).hexdigest()
+    key = (str(where.resolve()), digest)
     if key in _LOADED:
         return _LOADED[key]
-    spec = importlib.util.spec_from_file_location("locomo_official_evaluation", where)
+    try:
+        unavailable = _unavailable_imports(body.decode("utf-8"))
+    except (UnicodeDecodeError, SyntaxError) as err:
+        raise OfficialUnavailable(f"{where}: not Python source: {err}") from None
+    needed = sorted(NEEDED.intersection(unavailable))
+    if needed:
+        raise OfficialUnavailable(f"{where}: the official scorer needs {', '.join(needed)}, which is not installed")
+    spec = importlib.util.spec_from_file_location(f"locomo_official_evaluation_{digest[:12]}", where)
     if spec is None or spec.loader is None:
         raise OfficialUnavailable(f"{where}: cannot be imported as a module")
     module = importlib.util.module_from_spec(spec)
-    stubbed = "bert_score" not in sys.modules
-    if stubbed:
-        stub = types.ModuleType("bert_score")
-        stub.score = None  # the QA path never calls it
-        sys.modules["bert_score"] = stub
+    for name in unavailable:
+        sys.modules[name] = _stub(name)
     try:
-        spec.loader.exec_module(module)
+        with contextlib.redirect_stdout(io.StringIO()):
+            spec.loader.exec_module(module)
+    except Exception as err:  # a file that does not import is a bad input, not a crash
+        raise OfficialUnavailable(f"{where}: cannot import: {type(err).__name__}: {err}") from None
     finally:
-        if stubbed:
-            sys.modules.pop("bert_score", None)
+        for name in unavailable:
+            sys.modules.pop(name, None)
+    for name in ("normalize_answer", "eval_question_answering"):
+        if not callable(getattr(module, name, None)):
+            raise OfficialUnavailable(f"{where}: defines no {name}()")
     _LOADED[key] = module
     return module
 
 
-def kit_eval_question_answering(qas: list[dict], eval_key: str = "prediction") -> tuple[list[float], float, list[float]]:
+def kit_eval_question_answering(
+    qas: list[dict], eval_key: str = "prediction"
+) -> tuple[list[float], float, list[float]]:
     """The official ``eval_question_answering`` contract over the kit's own metric.
 
     Scores with ``locomo_repro.metric.grade`` against ``str(answer)``; recall
@@ -169,13 +235,17 @@ def kit_eval_question_answering(qas: list[dict], eval_key: str = "prediction") -
     return scores, 0.0, recalls
 
 
-def official_scorer(path: str | Path | None = None) -> Scorer:
-    """``eval_question_answering`` of the official module, its progress lines kept off stdout."""
-    evaluate = load_evaluation(path).eval_question_answering
+def official_scorer(evaluation: types.ModuleType | str | Path | None = None) -> Scorer:
+    """``eval_question_answering`` of the official module, its progress lines kept off stdout.
+
+    ``evaluation`` is the loaded module, or a path (or None) for ``load_evaluation``.
+    """
+    module = evaluation if isinstance(evaluation, types.ModuleType) else load_evaluation(evaluation)
+    evaluate = module.eval_question_answering
 
     def score(qas: list[dict], eval_key: str) -> tuple:
         with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
-            # It prints "N QA samples evaluated" and may average an empty list.
+            # It prints "N QA samples evaluated"; other versions average a possibly empty list.
             warnings.simplefilter("ignore", RuntimeWarning)
             return evaluate(qas, eval_key)
 
@@ -217,7 +287,9 @@ def report(predictions: Predictions, scorer: Scorer) -> str:
             qas = _qas(predictions, questions, arm)
             marks, _, recalls = scorer(qas, arm + "_prediction")
             if len(marks) != len(qas) or len(recalls) != len(qas):
-                raise RuntimeError(f"{predictions.path}: {sample}: the scorer returned {len(marks)} scores for {len(qas)} questions")
+                raise RuntimeError(
+                    f"{predictions.path}: {sample}: the scorer gave {len(marks)} scores for {len(qas)} questions"
+                )
             for qa, mark, got in zip(qas, marks, recalls):
                 score[arm][qa["category"]] += mark
                 reach[arm][qa["category"]] += got
@@ -228,10 +300,12 @@ def report(predictions: Predictions, scorer: Scorer) -> str:
 
     def row(name: str, kinds: Sequence[int]) -> None:
         n = sum(count[k] for k in kinds)
-        cells = "".join(
-            f"  {sum(score[arm][k] for k in kinds) / n:6.3f} {sum(reach[arm][k] for k in kinds) / n:6.3f}       "
-            for arm in arms
-        ) if n else "".join(f"  {'nan':>6} {'nan':>6}       " for _ in arms)
+        cells = ""
+        for arm in arms:
+            # score.py divides by a zero count and fails; here an empty row shows nan.
+            f1 = sum(score[arm][k] for k in kinds) / n if n else math.nan
+            recall = sum(reach[arm][k] for k in kinds) / n if n else math.nan
+            cells += f"  {f1:6.3f} {recall:6.3f}       "
         lines.append(f"{name:14}{n:6}{cells}")
 
     for kind in ORDER:
@@ -245,11 +319,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     """``python -m locomo_repro.official FILE... [--evaluation-py PATH] [--kit]``."""
     parser = argparse.ArgumentParser(
         prog="python -m locomo_repro.official",
-        description="Score predictions files with the official LoCoMo evaluation.py (F1 and recall per category and arm).",
+        description="Score predictions files with the official evaluation.py: F1 and recall by category and arm.",
     )
     parser.add_argument("files", nargs="+", metavar="FILE", help="predictions JSON in the official LoCoMo shape")
-    parser.add_argument("--evaluation-py", metavar="PATH", help=f"the official evaluation.py (default ${ENV}, else the cache)")
-    parser.add_argument("--kit", action="store_true", help="score with the kit's own metric instead of the official file")
+    parser.add_argument(
+        "--evaluation-py", metavar="PATH", help=f"the official evaluation.py (default ${ENV}, else the cache)"
+    )
+    parser.add_argument(
+        "--kit", action="store_true", help="score with the kit's own metric instead of the official file"
+    )
     args = parser.parse_args(argv)
     try:
         scorer = kit_eval_question_answering if args.kit else official_scorer(args.evaluation_py)

@@ -89,9 +89,9 @@ def read(path: str | Path) -> Predictions:
     except OSError as err:
         raise PredictionsError(f"{name}: cannot read: {err.strerror or err}") from None
     try:
-        # Go's decoder turns invalid UTF-8 inside strings into U+FFFD; so does this.
-        data = json.loads(raw.decode("utf-8", errors="replace"))
-    except json.JSONDecodeError as err:
+        # As Go's decoder: invalid UTF-8 inside strings becomes U+FFFD, and NaN or Infinity is no number.
+        data = json.loads(raw.decode("utf-8", errors="replace"), parse_constant=_no_constant)
+    except ValueError as err:
         raise PredictionsError(f"{name}: not JSON: {err}") from None
     return parse(data, name)
 
@@ -165,6 +165,10 @@ def _question(qa: dict, sample: str, index: int, arms: tuple[str, ...], where: s
         evidence=tuple(evidence),
         predictions=predictions,
     )
+
+
+def _no_constant(word: str) -> object:
+    raise ValueError(f"{word} is not a JSON value")
 
 
 def _strings(value: object) -> bool:

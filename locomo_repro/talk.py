@@ -273,7 +273,12 @@ def _forward(ws: Sequence[str]) -> str:
 # --- names ----------------------------------------------------------------------
 
 
+_ASCII_NON_WORD = "".join(chr(b) for b in range(128) if not (chr(b).isalnum() or chr(b) == "_"))
+
+
 def _trim_non_letters(w: str) -> str:
+    if w.isascii():
+        return w.strip(_ASCII_NON_WORD)
     start, end = 0, len(w)
     while start < end and not is_word_char(w[start]):
         start += 1

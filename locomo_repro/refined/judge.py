@@ -57,6 +57,8 @@ class JudgeError(Exception):
 class JudgeCancelled(JudgeError):
     """A judgement abandoned because the run is stopping."""
 
+    cancelled_run = True
+
 
 # --- configuration -------------------------------------------------------------------------
 

@@ -270,7 +270,7 @@ def score_record(
     golds = candidates(record.get("answer"))
     matched, scores = best_candidate(
         str(record.get("question") or ""), prediction, golds, metrics, judge,
-        str(record.get("llm_judge") or "refined"),
+        str(record.get("llm_judge") or "refined").strip().lower(),
     )
     out = {**record, "matched_answer": matched or golds[0], "response": prediction, **scores}
     if prediction != original.strip():
@@ -298,10 +298,20 @@ def score_records(
     results: list[dict[str, Any] | None] = [None] * total
     done = 0
     lock = threading.Lock()
+    stopping = threading.Event()
 
     def work(index: int) -> None:
         nonlocal done
-        results[index] = score_record(records[index], metrics, judge)
+        if stopping.is_set():
+            return
+        try:
+            results[index] = score_record(records[index], metrics, judge)
+        except BaseException:
+            if not stopping.is_set():
+                stopping.set()
+                if on_abort is not None:
+                    on_abort()
+            raise
         with lock:
             done += 1
             if progress is not None:
@@ -310,13 +320,12 @@ def score_records(
     pool = ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="judge")
     try:
         futures = [pool.submit(work, index) for index in range(total)]
-        finished, _ = wait(futures, return_when=FIRST_EXCEPTION)
-        failed = next((f for f in futures if f.done() and f.exception() is not None), None)
-        if failed is not None:
-            if on_abort is not None:
-                on_abort()
+        wait(futures, return_when=FIRST_EXCEPTION)
+        failed = [f.exception() for f in futures if f.done() and f.exception() is not None]
+        if failed:
             pool.shutdown(wait=True, cancel_futures=True)
-            raise failed.exception()  # type: ignore[misc]
+            # the first failure, not a cancellation it caused elsewhere
+            raise next((e for e in failed if not getattr(e, "cancelled_run", False)), failed[0])
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
     return [r for r in results if r is not None]

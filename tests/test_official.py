@@ -1,0 +1,278 @@
+"""The cross-check with the official scorer: loading evaluation.py, feeding it, and its report.
+
+The reference report (official-score-answers*.txt) was printed by the official
+evaluation.py.  When that file is at hand (LOCOMO_EVALUATION_PY or the cache)
+the test scores with it; otherwise the kit's own metric stands in, the same
+report must come out, and the test says so (a warning and the recorded
+property ``scorer``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+import types
+import warnings
+
+import pytest
+
+from locomo_repro import official
+from locomo_repro.predictions import PredictionsError, parse
+
+REFERENCE_FILES = ("answers.json", "answers-walk.json", "answers-factor.json")
+
+
+@pytest.fixture(scope="module")
+def decoded(reference_dir):
+    """The three reference predictions files, each decoded once for this module."""
+    return {name: json.loads((reference_dir / name).read_text()) for name in REFERENCE_FILES}
+
+
+@pytest.fixture(scope="module")
+def scorer():
+    """The official scorer if its file is at hand, else the kit's metric, with its name."""
+    if official.locate() is not None:
+        return "official evaluation.py", official.official_scorer()
+    warnings.warn(
+        "official evaluation.py not found (no LOCOMO_EVALUATION_PY, nothing in the cache): "
+        "the kit's own metric scored the cross-check",
+        stacklevel=1,
+    )
+    return "kit metric", official.kit_eval_question_answering
+
+
+@pytest.mark.parametrize("name", REFERENCE_FILES)
+def test_report_is_the_reference_byte_for_byte(decoded, reference_dir, scorer, record_property, name):
+    which, score = scorer
+    record_property("scorer", which)
+    want = (reference_dir / f"official-score-{name.removesuffix('.json')}.txt").read_text()
+    assert official.report(parse(decoded[name], name), score) == want, f"scored with the {which}"
+
+
+def test_kit_grading_agrees_with_the_official_file_question_by_question(decoded):
+    if official.locate() is None:
+        pytest.skip("official evaluation.py not found (LOCOMO_EVALUATION_PY, cache): nothing to compare with")
+    evaluate = official.official_scorer()
+    predictions = parse(decoded["answers-walk.json"], "answers-walk.json")
+    by_sample: dict[str, list] = {}
+    for q in predictions.questions:
+        by_sample.setdefault(q.sample, []).append(q)
+    for questions in by_sample.values():
+        for arm in predictions.arms:
+            qas = official._qas(predictions, questions, arm)
+            theirs = evaluate(qas, arm + "_prediction")
+            ours = official.kit_eval_question_answering(qas, arm + "_prediction")
+            assert [float(x) for x in theirs[0]] == ours[0]
+            assert [float(x) for x in theirs[2]] == ours[2]
+
+
+# --- what the scorer is fed -------------------------------------------------------------
+
+DECLINE = "No information available"
+
+
+def qa(category, answer, reply, context, evidence=("D1:1",)):
+    item = {"question": "?", "category": category, "evidence": list(evidence), "m_prediction": reply}
+    if answer is not None:
+        item["answer"] = answer
+    if context is not None:
+        item["m_prediction_context"] = context
+    return item
+
+
+SMALL = [
+    {
+        "sample_id": "s1",
+        "qa": [
+            qa(4, "red", "red", ["D1:1"]),
+            qa(1, "red, blue", "blue", []),
+            {**qa(5, None, DECLINE, ["D2:1"]), "adversarial_answer": "green"},
+        ],
+    },
+    {"sample_id": "s2", "qa": [qa(2, 2022, "in 2022", None), qa(3, "art; painting", "art", ["D1:1"], evidence=())]},
+]
+
+# By hand: single hop 1 (F1 1, recall 1); multi hop 0.5 (one of two parts), recall 0
+# (empty context, "-"); temporal "in 2022" vs "2022" F1 2/3, no context so recall 1;
+# open domain F1 1 against "art", no evidence so recall 1; adversarial declined 1,
+# recall 0.  Answerable (1 + .5 + .667 + 1)/4 = .792, recall 3/4; overall 4.167/5.
+SMALL_REPORT = (
+    "\n"
+    "                   n                     m\n"
+    "category                  F1 recall       \n"
+    "single hop         1   1.000  1.000       \n"
+    "multi hop          1   0.500  0.000       \n"
+    "temporal           1   0.667  1.000       \n"
+    "open domain        1   1.000  1.000       \n"
+    "adversarial        1   1.000  0.000       \n"
+    "answerable         4   0.792  0.750       \n"
+    "overall            5   0.833  0.600       \n"
+)
+
+
+def test_small_report_by_hand_with_the_kit_metric():
+    assert official.report(parse(SMALL, "small.json"), official.kit_eval_question_answering) == SMALL_REPORT
+
+
+def test_the_scorer_is_fed_as_score_py_feeds_it():
+    fed = []
+
+    def spy(qas, eval_key):
+        fed.append((eval_key, qas))
+        return official.kit_eval_question_answering(qas, eval_key)
+
+    official.report(parse(SMALL, "small.json"), spy)
+    assert [key for key, _ in fed] == ["m_prediction", "m_prediction"]  # one call per conversation and arm
+    first, second = fed[0][1], fed[1][1]
+    assert first[1]["m_prediction_context"] == ["-"]  # empty context -> placeholder
+    assert first[2]["answer"] == "green"  # adversarial answer supplied
+    assert "m_prediction_context" not in second[0]  # no context key -> none passed
+    assert second[0]["answer"] == 2022  # left for the scorer to str()
+
+
+def test_a_question_with_no_answer_at_all_is_an_error():
+    data = [{"sample_id": "s1", "qa": [qa(4, None, "red", ["D1:1"])]}]
+    with pytest.raises(PredictionsError, match=r"^n\.json: s1 qa\[0\]: neither answer nor adversarial_answer$"):
+        official.report(parse(data, "n.json"), official.kit_eval_question_answering)
+
+
+# --- loading evaluation.py ------------------------------------------------------------------
+
+FAKE = '''\
+from bert_score import score
+import numpy as np
+
+CALLS = []
+
+def normalize_answer(s):
+    return s
+
+def eval_question_answering(qas, eval_key='prediction', metric='f1'):
+    print("{} QA samples evaluated".format(len(qas)))
+    CALLS.append(eval_key)
+    np.mean([])
+    return [1.0 for _ in qas], 0.0, [0.5 for _ in qas]
+'''
+
+
+@pytest.fixture
+def fake(tmp_path, monkeypatch):
+    """A stand-in evaluation.py, and an environment with no official file configured."""
+    monkeypatch.delenv(official.ENV, raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    path = tmp_path / "evaluation.py"
+    path.write_text(FAKE)
+    return path
+
+
+def test_load_stubs_bert_score_only_for_the_import(fake, monkeypatch):
+    monkeypatch.delitem(sys.modules, "bert_score", raising=False)
+    module = official.load_evaluation(fake, sha256=hashlib.sha256(fake.read_bytes()).hexdigest())
+    assert module.score is None  # the stub's
+    assert "bert_score" not in sys.modules
+    assert official.load_evaluation(fake, sha256=None) is module  # imported once
+
+
+def test_load_leaves_a_real_bert_score_alone(fake, monkeypatch):
+    real = types.ModuleType("bert_score")
+    real.score = "the real one"
+    monkeypatch.setitem(sys.modules, "bert_score", real)
+    assert official.load_evaluation(fake, sha256=None).score == "the real one"
+    assert sys.modules["bert_score"] is real
+
+
+def test_load_refuses_a_file_that_is_not_the_pinned_one(fake):
+    with pytest.raises(official.OfficialUnavailable, match="sha256"):
+        official.load_evaluation(fake)
+
+
+def test_load_reports_a_missing_file(fake, tmp_path):
+    with pytest.raises(official.OfficialUnavailable, match="cannot read"):
+        official.load_evaluation(tmp_path / "nowhere.py")
+
+
+def test_load_refuses_what_cannot_serve(fake, tmp_path, monkeypatch):
+    broken = tmp_path / "broken.py"
+    broken.write_text("raise RuntimeError('no')\n")
+    with pytest.raises(official.OfficialUnavailable, match="cannot import: RuntimeError: no"):
+        official.load_evaluation(broken, sha256=None)
+    empty = tmp_path / "empty.py"
+    empty.write_text("x = 1\n")
+    with pytest.raises(official.OfficialUnavailable, match=r"defines no normalize_answer\(\)"):
+        official.load_evaluation(empty, sha256=None)
+    needy = tmp_path / "needy.py"
+    needy.write_text(FAKE + "import locomo_no_such_module.sub\n")
+    monkeypatch.setattr(official, "NEEDED", official.NEEDED | {"locomo_no_such_module"})
+    with pytest.raises(official.OfficialUnavailable, match="needs locomo_no_such_module, which is not installed"):
+        official.load_evaluation(needy, sha256=None)
+    monkeypatch.setattr(official, "NEEDED", official.NEEDED - {"locomo_no_such_module"})
+    assert official.load_evaluation(needy, sha256=None).locomo_no_such_module.sub is None
+    assert "locomo_no_such_module" not in sys.modules
+
+
+def test_where_the_file_is_looked_for(fake, tmp_path, monkeypatch):
+    assert official.cache_path() == tmp_path / "cache" / "locomo-repro" / "evaluation.py"
+    assert official.locate() is None
+    with pytest.raises(official.OfficialUnavailable, match="not found"):
+        official.load_evaluation(download=False)
+    official.cache_path().parent.mkdir(parents=True)
+    official.cache_path().write_text(FAKE)
+    assert official.locate() == official.cache_path()
+    monkeypatch.setenv(official.ENV, str(fake))
+    assert official.locate() == fake
+    assert official.locate(tmp_path / "given.py") == tmp_path / "given.py"
+
+
+def test_fetch_verifies_before_it_keeps(fake, monkeypatch):
+    body = FAKE.encode()
+
+    class Response:
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def read(self):
+            return body
+
+    monkeypatch.setattr(official.urllib.request, "urlopen", lambda url, timeout: Response())
+    with pytest.raises(official.OfficialUnavailable, match="sha256"):
+        official.fetch()
+    assert not official.cache_path().exists()
+    monkeypatch.setattr(official, "EVALUATION_SHA256", hashlib.sha256(body).hexdigest())
+    assert official.fetch() == official.cache_path()
+    assert official.cache_path().read_bytes() == body
+    # A stale cache is fetched again.
+    official.cache_path().write_text("# an older file\n")
+    assert official.load_evaluation(sha256=official.EVALUATION_SHA256).CALLS == []
+    assert official.cache_path().read_bytes() == body
+
+
+def test_official_scorer_keeps_the_progress_lines_off_stdout(fake, capsys):
+    module = official.load_evaluation(fake, sha256=None)
+    score = official.official_scorer(module)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        text = official.report(parse(SMALL, "small.json"), score)
+    assert module.CALLS == ["m_prediction", "m_prediction"]
+    assert capsys.readouterr().out == ""
+    assert text.splitlines()[-1] == "overall            5   1.000  0.500       "
+
+
+def test_main_scores_each_file_and_names_it_when_there_are_several(tmp_path, capsys):
+    path = tmp_path / "small.json"
+    path.write_text(json.dumps(SMALL))
+    assert official.main(["--kit", str(path)]) == 0
+    assert capsys.readouterr().out == SMALL_REPORT
+    assert official.main(["--kit", str(path), str(path)]) == 0
+    assert capsys.readouterr().out == f"{path}:{SMALL_REPORT}" * 2
+
+
+def test_main_without_the_official_file_says_so_and_exits_2(fake, tmp_path, capsys):
+    path = tmp_path / "small.json"
+    path.write_text(json.dumps(SMALL))
+    assert official.main([str(path), "--evaluation-py", str(fake)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "sha256" in err and err.count("\n") == 1
