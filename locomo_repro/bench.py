@@ -7,8 +7,7 @@ reader; a memory is asked once per question however many readers share it.
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TextIO
 
@@ -153,6 +152,19 @@ def build(
             graph.blind()
         cases.append(Case(sample, vocab, graph, _arms(arm_set, sample, vocab, vector, graph)))
     return cases
+
+
+def add_model_arms(cases: Sequence[Case], model, closed: bool = False) -> None:
+    """Add a model's arms to every built case: one ``<memory>+model`` twin per memory
+    and, with ``closed``, the no-evidence control (``-model``, ``-closed``).
+
+    ``model`` is a ``locomo_repro.model.Model``; the arms go after the built ones,
+    so each model column reads the very memory of the deterministic column it twins.
+    """
+    from .model import model_arms
+
+    for case in cases:
+        case.arms.extend(model_arms(case.arms, model, closed))
 
 
 def build_lines(cases: Sequence[Case]) -> str:

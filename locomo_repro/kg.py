@@ -9,46 +9,16 @@ subject's type and make no edge.  Every listing is in first-asserted order.
 ``semantic.Triple`` flattened: ``doc`` and ``index`` are ``From.DocID`` and
 ``From.Index``).
 
-Whitespace and case follow Go, not Python: ``strings.Fields`` and
-``strings.TrimSpace`` split on ``unicode.IsSpace``, which unlike ``str.isspace``
-excludes U+001C..U+001F; ``strings.ToLower`` maps each rune by its simple case
-mapping (U+0130 becomes ``i``; no final-sigma rule).
+Whitespace and case follow Go, not Python (``gostrings``).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
-# ---------------------------------------------------------------------------
-# Go string helpers
-
-_GO_SPACE = "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a" \
-            "\u2028\u2029\u202f\u205f\u3000"
-_GO_SPACE_RUN = re.compile("[" + re.escape(_GO_SPACE) + "]+")
-_PY_ONLY_SPACE = re.compile("[\x1c-\x1f]")  # str.isspace() but not unicode.IsSpace
-
-
-def trim_space(s: str) -> str:
-    """Go ``strings.TrimSpace``: strip ``unicode.IsSpace`` characters at both ends."""
-    return s.strip(_GO_SPACE)
-
-
-def fields(s: str) -> list[str]:
-    """Go ``strings.Fields``: the non-empty runs between ``unicode.IsSpace`` characters."""
-    if _PY_ONLY_SPACE.search(s) is None:
-        return s.split()  # str.split's whitespace is Go's plus U+001C..U+001F
-    return [f for f in _GO_SPACE_RUN.split(s) if f]
-
-
-def to_lower(s: str) -> str:
-    """Go ``strings.ToLower``: per-rune simple lowercase mapping."""
-    if s.isascii():
-        return s.lower()
-    return "".join("i" if ch == "\u0130" else ch.lower() for ch in s)
-
+from .gostrings import fields, to_lower, trim_space
 
 @lru_cache(maxsize=1 << 17)
 def fold(name: str) -> str:
@@ -137,51 +107,37 @@ class Step:
 _Key = tuple[str, str, str]  # (source, folded label, target)
 
 
-class _Docs:
-    """A list that stays a set with an order; empty strings are not added (Go ``keep``)."""
-
-    __slots__ = ("order", "seen")
-
-    def __init__(self) -> None:
-        self.order: list[str] = []
-        self.seen: set[str] = set()
-
-    def keep(self, doc: str) -> bool:
-        if doc == "" or doc in self.seen:
-            return False
-        self.seen.add(doc)
-        self.order.append(doc)
-        return True
-
-
-@dataclass(slots=True)
 class _NodeRec:
-    id: str
-    name: str
-    type: str = ""
-    score: float = 0.0
-    docs: _Docs = field(default_factory=_Docs)
-    snap: Node | None = None
+    """A node under construction; ``view`` caches an immutable snapshot until the next change."""
+
+    __slots__ = ("id", "name", "type", "score", "docs", "seen", "snap")
+
+    def __init__(self, id: str, name: str):
+        self.id, self.name, self.type, self.score = id, name, "", 0.0
+        self.docs: list[str] = []  # first seen first; Go's keep: no empties, no repeats
+        self.seen: set[str] = set()
+        self.snap: Node | None = None
 
     def view(self) -> Node:
         if self.snap is None:
-            self.snap = Node(self.id, self.name, self.type, self.score, tuple(self.docs.order))
+            self.snap = Node(self.id, self.name, self.type, self.score, tuple(self.docs))
         return self.snap
 
 
-@dataclass(slots=True)
 class _EdgeRec:
-    source: str
-    target: str
-    label: str
-    score: float = 0.0
-    count: int = 0
-    docs: _Docs = field(default_factory=_Docs)
-    snap: Edge | None = None
+    """An edge under construction; ``view`` caches an immutable snapshot until the next change."""
+
+    __slots__ = ("source", "target", "label", "score", "count", "docs", "seen", "snap")
+
+    def __init__(self, source: str, target: str, label: str):
+        self.source, self.target, self.label, self.score, self.count = source, target, label, 0.0, 0
+        self.docs: list[str] = []
+        self.seen: set[str] = set()
+        self.snap: Edge | None = None
 
     def view(self) -> Edge:
         if self.snap is None:
-            self.snap = Edge(self.source, self.target, self.label, self.score, self.count, tuple(self.docs.order))
+            self.snap = Edge(self.source, self.target, self.label, self.score, self.count, tuple(self.docs))
         return self.snap
 
 
@@ -212,14 +168,28 @@ class Graph:
         if self._views:
             self._views.clear()
         score = t.score if t.score != 0 else 1.0
-        n = self._touch(s, t.subject, score, t.doc)
-        if fold(t.predicate) in self._types:
+        doc = t.doc
+        n = self._touch(s, t.subject, score, doc)
+        label = fold(t.predicate)
+        if label in self._types:
             if n.type == "":
                 n.type = trim_space(t.object)
                 n.snap = None
             return True
-        self._touch(o, t.object, score, t.doc)
-        self._link(s, t.predicate, o, score, t.doc)
+        self._touch(o, t.object, score, doc)
+        k = (s, label, o)
+        e = self._edge.get(k)
+        if e is None:
+            e = self._edge[k] = _EdgeRec(s, o, trim_space(t.predicate))
+            self._out.setdefault(s, []).append(k)
+            self._in.setdefault(o, []).append(k)
+        e.count += 1
+        if score > e.score:
+            e.score = score
+        if doc and doc not in e.seen:
+            e.seen.add(doc)
+            e.docs.append(doc)
+        e.snap = None
         return True
 
     def _touch(self, id: str, name: str, score: float, doc: str) -> _NodeRec:
@@ -229,22 +199,11 @@ class Graph:
         if score > n.score:
             n.score = score
             n.snap = None
-        if n.docs.keep(doc):
+        if doc and doc not in n.seen:
+            n.seen.add(doc)
+            n.docs.append(doc)
             n.snap = None
         return n
-
-    def _link(self, source: str, label: str, target: str, score: float, doc: str) -> None:
-        k = (source, fold(label), target)
-        e = self._edge.get(k)
-        if e is None:
-            e = self._edge[k] = _EdgeRec(source, target, trim_space(label))
-            self._out.setdefault(source, []).append(k)
-            self._in.setdefault(target, []).append(k)
-        e.count += 1
-        if score > e.score:
-            e.score = score
-        e.docs.keep(doc)
-        e.snap = None
 
     # -- queries ------------------------------------------------------------
 

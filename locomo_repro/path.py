@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from . import kg
 from .graph import Knowledge
 from .memory import Cite
-from .talk import go_lower, mentions
+from .gostrings import fields, to_lower
+from .talk import mentions
 from .text import stem, stems
 
 
@@ -28,7 +29,7 @@ class _Said:
 
 def relation(label: str) -> str:
     """The stemmed form of a predicate that tenses of one verb share ("not" stays a word)."""
-    return " ".join(stem(w) for w in kg.fields(kg.fold(label)))
+    return " ".join(stem(w) for w in fields(kg.fold(label)))
 
 
 class Path:
@@ -49,7 +50,7 @@ class Path:
 
     def starts(self, question: str) -> list[str]:
         """Node ids of every known name the question mentions, in name order, once each."""
-        low = go_lower(question)
+        low = to_lower(question)
         out: list[str] = []
         for name in self.knowledge.people:
             node = kg.fold(name)

@@ -14,8 +14,9 @@ known at the start of the round), and its solutions come out of a nested join
 in which each atom's candidate facts are taken in ascending position.  So the
 derived facts appear ordered by (rule, restricted position, then the premise
 positions lexicographically), first occurrence of a key winning.  This port
-reproduces that order; an index on the positions an atom has fixed only
-narrows the candidate list, whose ascending order it keeps.
+joins the atoms most-constrained first through indexes on their fixed terms
+(same solutions, found faster) and sorts each rule firing's solutions by
+premise positions in body order, which restores the reference order exactly.
 
 Depth.  Go returns ``ErrDepth`` with the partial model when the round bound is
 reached while the last round still derived something.  Here ``Engine.run``
@@ -28,7 +29,8 @@ from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .kg import Triple, trim_space
+from .gostrings import trim_space
+from .kg import Triple
 
 SEP = "\x1f"
 """Joins the parts of a key; a control character, so distinct triples never share one."""
@@ -211,7 +213,7 @@ class Fact:
         return self.triple.doc
 
 
-_Mask = tuple[bool, bool, bool]
+_Positions = tuple[int, ...]  # which of subject (0), predicate (1), object (2) an index is keyed on
 
 
 @dataclass
@@ -223,8 +225,8 @@ class Model:
     exhausted: bool = False
     """True when the run stopped at its depth with the last round still deriving (Go ``ErrDepth``)."""
     _at: dict[str, int] = field(default_factory=dict, repr=False)
-    _pred: dict[str, list[int]] = field(default_factory=dict, repr=False)
-    _index: dict[_Mask, dict[tuple[str, ...], list[int]]] = field(default_factory=dict, repr=False)
+    _spo: list[tuple[str, str, str]] = field(default_factory=list, repr=False)
+    _index: dict[_Positions, dict[tuple[str, ...], list[int]]] = field(default_factory=dict, repr=False)
 
     def add(self, f: Fact) -> bool:
         """Append a fact unless a term is blank or its key is already known."""
@@ -236,9 +238,10 @@ class Model:
             return False
         pos = len(self.facts)
         self._at[k] = pos
-        self._pred.setdefault(t.predicate, []).append(pos)
-        for mask, index in self._index.items():
-            index.setdefault(_project(t, mask), []).append(pos)
+        spo = (t.subject, t.predicate, t.object)
+        self._spo.append(spo)
+        for on, index in self._index.items():
+            index.setdefault(tuple(spo[i] for i in on), []).append(pos)
         self.facts.append(f)
         return True
 
@@ -265,12 +268,7 @@ class Model:
 
     def match(self, p: Pattern) -> list[Bind]:
         """One binding per fact the pattern matches, in model order (Go ``Model.Match``)."""
-        out = []
-        for i in self._candidates(p, {}, 0, len(self.facts)):
-            b = p.match(self.facts[i].triple)
-            if b is not None:
-                out.append(b)
-        return out
+        return [b for b, _ in self._solve((p,), 0, 0, len(self.facts))]
 
     def why(self, k: str) -> list[Fact]:
         """The derivation of a fact: its premises depth-first, leaves first, then the fact; each fact once.
@@ -296,49 +294,76 @@ class Model:
 
     # -- joins --------------------------------------------------------------
 
-    def _candidates(self, p: Pattern, bind: Bind, lo: int, hi: int) -> Sequence[int]:
-        """Positions in [lo, hi), ascending, of the facts that agree with ``p`` on its fixed terms.
-
-        Fixed terms are constants and variables already bound.  The reference
-        narrows only by a constant predicate and lets ``match`` reject the
-        rest; narrowing further drops only facts ``match`` would reject.
-        """
-        values: list[str] = []
-        mask = []
-        for term in p.terms():
-            name = _variable(term)
-            value = term if name is None else bind.get(name)
-            mask.append(value is not None)
-            if value is not None:
-                values.append(value)
-        if not values:
-            return range(lo, hi)
-        m: _Mask = (mask[0], mask[1], mask[2])
-        index = self._index.get(m)
+    def _lookup(self, on: _Positions) -> dict[tuple[str, ...], list[int]]:
+        """Fact positions (ascending) grouped by their terms at ``on``; kept current by ``add``."""
+        index = self._index.get(on)
         if index is None:
             index = {}
-            for pos, f in enumerate(self.facts):
-                index.setdefault(_project(f.triple, m), []).append(pos)
-            self._index[m] = index
-        hits = index.get(tuple(values), [])
-        return hits[bisect_left(hits, lo) : bisect_left(hits, hi)]
+            for pos, spo in enumerate(self._spo):
+                index.setdefault(tuple(spo[i] for i in on), []).append(pos)
+            self._index[on] = index
+        return index
 
     def _solve(self, body: Sequence[Pattern], only: int, lo: int, hi: int) -> list[tuple[Bind, tuple[int, ...]]]:
-        """Every solution of the body with atom ``only`` in [lo, hi) and the rest in [0, hi),
-        in the reference's order: premise positions ascending, lexicographically by atom."""
-        cur: list[tuple[Bind, tuple[int, ...]]] = [({}, ())]
-        for i, p in enumerate(body):
+        """Every solution of the body with atom ``only`` matched in [lo, hi) and the others in [0, hi).
+
+        A solution is a binding and the positions of the facts matched, in body
+        order.  The reference joins atom by atom in body order, taking each
+        atom's candidates in ascending position, so its solutions come out
+        sorted lexicographically by those positions.  Here the atoms are
+        joined most-constrained first (each through an index on its fixed
+        terms, which returns the same candidates the reference's matcher
+        accepts) and the solutions are then sorted into that same order.
+        """
+        n = len(body)
+        todo = list(range(n))
+        bound: set[str] = set()
+        cur: list[tuple[dict[str, str], list[int | None]]] = [({}, [None] * n)]
+        while todo and cur:
+            i = max(todo, key=lambda a: (_fixed(body[a], bound), -a))
+            todo.remove(i)
+            p = body[i]
             start = lo if i == only else 0
+            on: list[int] = []
+            fixed: list[tuple[str, bool]] = []  # (constant, False) or (variable name, True)
+            free: list[tuple[int, str]] = []
+            for pos, term in enumerate(p.terms()):
+                name = _variable(term)
+                if name is None:
+                    on.append(pos)
+                    fixed.append((term, False))
+                elif name in bound:
+                    on.append(pos)
+                    fixed.append((name, True))
+                else:
+                    free.append((pos, name))
+            index = self._lookup(tuple(on)) if on else None
+            spo = self._spo
             nxt = []
             for bind, used in cur:
-                for j in self._candidates(p, bind, start, hi):
-                    b = p.match(self.facts[j].triple, bind)
-                    if b is not None:
-                        nxt.append((b, used + (j,)))
+                if index is None:
+                    cands: Sequence[int] = range(start, hi)
+                else:
+                    hits = index.get(tuple(bind[v] if is_var else v for v, is_var in fixed))
+                    if not hits:
+                        continue
+                    cands = hits[bisect_left(hits, start) : bisect_left(hits, hi)]
+                for j in cands:
+                    t = spo[j]
+                    b = dict(bind)
+                    for pos, name in free:
+                        value = t[pos]
+                        if b.setdefault(name, value) != value:  # a variable repeated inside the atom
+                            break
+                    else:
+                        u = list(used)
+                        u[i] = j
+                        nxt.append((b, u))
             cur = nxt
-            if not cur:
-                return []
-        return cur
+            bound.update(name for _, name in free)
+        out = [(b, tuple(u)) for b, u in cur]  # type: ignore[arg-type]
+        out.sort(key=lambda s: s[1])
+        return out
 
     def _support(self, used: Iterable[int]) -> tuple[tuple[str, ...], float]:
         """Premise keys in body order without repeats, and the weakest premise score (0 counts as 1)."""
@@ -355,8 +380,14 @@ class Model:
         return tuple(keys), weight
 
 
-def _project(t: Triple, mask: _Mask) -> tuple[str, ...]:
-    return tuple(v for v, on in zip((t.subject, t.predicate, t.object), mask) if on)
+def _fixed(p: Pattern, bound: set[str]) -> int:
+    """How many of an atom's terms are fixed (constants or bound variables)."""
+    count = 0
+    for term in p.terms():
+        name = _variable(term)
+        if name is None or name in bound:
+            count += 1
+    return count
 
 
 @dataclass(frozen=True)

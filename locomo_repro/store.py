@@ -25,12 +25,14 @@ it unchanged; the running sum starts at +0.0 and can never become -0.0 (a sum
 of non-zero terms that cancels is +0.0 under round-to-nearest), so adding a
 signed zero to a zero sum leaves +0.0 too.  Hence the sequential dense sum
 equals the sequential sum over the dimensions where *both* vectors are
-non-zero, in ascending order.  Search therefore keeps the items in a
-column-wise sparse layout and adds ``q_j * X[:, j]`` into a float64
-accumulator for the query's non-zero dimensions in ascending ``j``: every
-item's sum is formed in exactly the reference order.  The argument needs
-finite values (``0 * inf`` is NaN), so a store or query holding a non-finite
-component falls back to a literal dense sequential loop.
+non-zero, in ascending order.  Search therefore keeps the items column by
+column (sparse), lays the columns of the query's non-zero dimensions end to
+end in ascending dimension order, and sums the products per item with
+``numpy.bincount``, whose weighted loop adds its inputs one at a time in input
+order: every item's sum is formed in exactly the reference order (the
+property tests compare bit patterns with a dense sequential loop).  The
+argument needs finite values (``0 * inf`` is NaN), so a store or query holding
+a non-finite component falls back to the literal dense loop.
 """
 
 from __future__ import annotations
@@ -143,9 +145,7 @@ class Store:
         self._items: list[_Item] = []
         self._at: dict[str, int] = {}
         self._fresh = False  # derived indexes below are valid
-        self._rows = np.empty(0, np.int64)
-        self._vals = np.empty(0, np.float64)
-        self._start = np.zeros(1, np.int64)
+        self._cols: list[tuple[np.ndarray, np.ndarray] | None] = []
         self._norms = np.empty(0, np.float64)
         self._rank = np.empty(0, np.int64)
         self._finite = True
@@ -172,17 +172,18 @@ class Store:
             self._dim = v.size
         if v.size != self._dim:
             raise StoreError("store: vector dimension")
-        dims = np.flatnonzero(v)
+        dims = (v != 0).nonzero()[0]  # NaN counts as non-zero; -0.0 does not
         vals = v[dims].astype(np.float64)
+        xs = vals.tolist()
         s = 0.0
-        for x in vals.tolist():
+        for x in xs:
             s += x * x
         item = _Item(
             id=id,
             dims=dims,
             vals=vals,
             norm=math.sqrt(s),
-            finite=bool(np.isfinite(vals).all()),
+            finite=all(map(math.isfinite, xs)),
             meta=MappingProxyType(dict(meta)) if meta else _EMPTY,
         )
         at = self._at.get(id)
@@ -256,14 +257,27 @@ class Store:
                 admitted = admitted[:k]
             return [Match(self._items[i].id, 0.0, self._items[i].meta) for i in admitted.tolist()]
         scores = self._score(q, admitted)
-        order = np.lexsort((self._rank[admitted], -scores))
-        if 0 < k < order.size:
-            order = order[:k]
+        order = self._top(scores, self._rank[admitted], k)
         items = self._items
         return [Match(items[i].id, s, items[i].meta)
                 for i, s in zip(admitted[order].tolist(), scores[order].tolist())]
 
     # -- internals ----------------------------------------------------------
+
+    @staticmethod
+    def _top(scores: np.ndarray, rank: np.ndarray, k: int) -> np.ndarray:
+        """Indices of the first ``k`` (all if ``k <= 0``) by score descending, then id rank ascending.
+
+        When at least ``k`` scores are positive the answer lies among them,
+        so only those are sorted.
+        """
+        if k > 0:
+            pos = (scores > 0).nonzero()[0]
+            if pos.size >= k:
+                order = pos[np.lexsort((rank[pos], -scores[pos]))]
+                return order[:k]
+        order = np.lexsort((rank, -scores))
+        return order[:k] if 0 < k < order.size else order
 
     def _dense(self, it: _Item) -> np.ndarray:
         v = np.zeros(self._dim, dtype=np.float32)
@@ -281,9 +295,12 @@ class Store:
         vals = np.concatenate([it.vals for it in items]) if n else np.empty(0, np.float64)
         rows = np.repeat(np.arange(n, dtype=np.int64), counts)
         order = np.argsort(dims, kind="stable")
-        self._rows, self._vals = rows[order], vals[order]
-        self._start = np.zeros(self._dim + 1, np.int64)
-        np.cumsum(np.bincount(dims, minlength=self._dim), out=self._start[1:])
+        rows, vals = rows[order], vals[order]
+        start = np.zeros(self._dim + 1, np.int64)
+        np.cumsum(np.bincount(dims, minlength=self._dim), out=start[1:])
+        bounds = start.tolist()
+        # column j: the items holding dimension j (ascending position) and their values
+        self._cols = [(rows[lo:hi], vals[lo:hi]) if lo < hi else None for lo, hi in zip(bounds, bounds[1:])]
         self._norms = np.fromiter((it.norm for it in items), dtype=np.float64, count=n)
         by_id = sorted(range(n), key=lambda i: _byte_key(items[i].id))
         self._rank = np.empty(n, np.int64)
@@ -314,20 +331,14 @@ class Store:
 
     def _score(self, q: np.ndarray, admitted: np.ndarray) -> np.ndarray:
         metric = self.metric if self.metric in METRICS else COSINE
-        qdims = np.flatnonzero(q)
+        qdims = (q != 0).nonzero()[0]
         qvals = q[qdims].astype(np.float64)
-        if not (self._finite and np.isfinite(qvals).all()):
+        if not (self._finite and all(map(math.isfinite, qvals.tolist()))):
             return self._score_dense(q, admitted, metric)
         if metric == EUCLID:
             return np.array([-self._dist(qdims, qvals, self._items[i]) for i in admitted.tolist()],
                             dtype=np.float64)
-        acc = np.zeros(len(self._items), dtype=np.float64)
-        start, rows, vals = self._start, self._rows, self._vals
-        for j, x in zip(qdims.tolist(), qvals.tolist()):
-            lo, hi = start[j], start[j + 1]
-            if lo < hi:
-                acc[rows[lo:hi]] += x * vals[lo:hi]
-        acc = acc[admitted]
+        acc = self._dot(qdims, qvals)[admitted]
         if metric == INNER:
             return acc
         s = 0.0
@@ -340,6 +351,32 @@ class Store:
             ok = norms != 0
             out[ok] = acc[ok] / (qn * norms[ok])
         return out
+
+    def _dot(self, qdims: np.ndarray, qvals: np.ndarray) -> np.ndarray:
+        """Inner product of the query with every item, each summed in ascending dimension order.
+
+        The query's columns are laid end to end in ascending dimension order
+        and summed per item by ``bincount``, whose weighted loop adds its
+        inputs one after another in input order, starting from +0.0.  The
+        products are exact, so forming them before the sum changes nothing.
+        """
+        cols = self._cols
+        rows, vals, reps = [], [], []
+        for j, x in zip(qdims.tolist(), qvals.tolist()):
+            col = cols[j]
+            if col is not None:
+                rows.append(col[0])
+                vals.append(col[1])
+                reps.append(x)
+        n = len(self._items)
+        if not rows:
+            return np.zeros(n, dtype=np.float64)
+        if len(rows) == 1:
+            weights = vals[0] * reps[0]
+            return np.bincount(rows[0], weights=weights, minlength=n)
+        lengths = [r.size for r in rows]
+        weights = np.concatenate(vals) * np.repeat(np.array(reps, dtype=np.float64), lengths)
+        return np.bincount(np.concatenate(rows), weights=weights, minlength=n)
 
     @staticmethod
     def _dist(qdims: np.ndarray, qvals: np.ndarray, it: _Item) -> float:

@@ -16,12 +16,12 @@ Go string semantics that decide results are reproduced exactly: byte lengths,
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from .dataset import Turn, day
 from .lexicon import AUXILIARY, FIRST, NEGATION, SECOND, STOP, VERBS
+from .gostrings import equal_fold, fields, to_lower
 from .text import is_question, is_word_char, sentences, words
 
 #: Confidence of every claim the reader makes (a person stating something).
@@ -52,47 +52,7 @@ class Claim:
     said: str = ""
 
 
-# --- Go string semantics ---------------------------------------------------
-
-# unicode.IsSpace: the White_Space property.  Python's str.split() also cuts
-# at U+001C..U+001F, which Go does not.
-_GO_FIELD = re.compile(
-    "[^\t\n\v\f\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+"
-)
-
-
-def go_fields(text: str) -> list[str]:
-    """``strings.Fields``: maximal runs of non-White_Space characters."""
-    return _GO_FIELD.findall(text)
-
-
-def go_lower(text: str) -> str:
-    """``strings.ToLower``: each rune through its simple lowercase mapping.
-
-    Python's ``str.lower`` applies the full mapping (U+0130 becomes two code
-    points) and the contextual final sigma; lowering one character at a time
-    removes the context, and U+0130 is the one character whose simple mapping
-    differs from its full one.
-    """
-    if text.isascii():
-        return text.lower()
-    return "".join("i" if ch == "\u0130" else ch.lower() for ch in text)
-
-
-def equal_fold(a: str, b: str) -> bool:
-    """``strings.EqualFold``: equal rune by rune under simple case folding.
-
-    Each code point is compared by its own ``casefold()``.  Comparing whole
-    strings by ``casefold()`` would equate "ß" with "ss", which Go does not.
-    Per code point, two characters share a case folding exactly when Go's
-    SimpleFold orbits join them (K/k/U+212A, s/ſ, σ/ς, ß/ẞ, ﬅ/ﬆ, ...): every
-    multi-character folding that two code points share is also a simple
-    (status S) folding between them in Unicode 15, and the Turkic dotted and
-    dotless i fold to nothing else in either.
-    """
-    if a.isascii() and b.isascii():
-        return len(a) == len(b) and a.lower() == b.lower()
-    return len(a) == len(b) and all(x == y or x.casefold() == y.casefold() for x, y in zip(a, b))
+# --- the Latin-1 byte quirk ---------------------------------------------------
 
 
 def _byte_is_letter(b: int) -> bool:
@@ -169,7 +129,7 @@ def who(
             return speaker, i + 1
         if equal_fold(w, other):
             return other, i + 1
-        low = go_lower(w)
+        low = to_lower(w)
         if low in names:
             return low, i + 1
     return speaker, 0
@@ -300,11 +260,11 @@ def named(turns: Iterable[Turn]) -> frozenset[str]:
     lower: set[str] = set()
     for turn in turns:
         for sentence in sentences(turn.text):
-            for i, field in enumerate(go_fields(sentence)):
+            for i, field in enumerate(fields(sentence)):
                 bare = _trim_non_letters(field)
                 if len(bare.encode()) < 3:
                     continue
-                low = go_lower(bare)
+                low = to_lower(bare)
                 if bare == low:
                     lower.add(low)
                 elif i > 0:
@@ -315,7 +275,7 @@ def named(turns: Iterable[Turn]) -> frozenset[str]:
 def known_names(turns: Iterable[Turn], speakers: Iterable[str]) -> tuple[str, ...]:
     """Harvested names and the lowercased speakers, longest (in bytes) first, ties
     in byte order: the order in which a question's subject is looked for."""
-    names = set(named(turns)) | {go_lower(s) for s in speakers}
+    names = set(named(turns)) | {to_lower(s) for s in speakers}
     return tuple(sorted(names, key=lambda n: (-len(n.encode()), n.encode())))
 
 
@@ -348,7 +308,7 @@ def subject(question: str, names: Sequence[str]) -> str:
     which for these already-lowercased names changes only a speaker name with
     irregular spacing.
     """
-    low = go_lower(question)
+    low = to_lower(question)
     for name in names:
         if mentions(low, name):
             return name

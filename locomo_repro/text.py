@@ -18,6 +18,8 @@ from functools import lru_cache
 import regex
 from nltk.stem import PorterStemmer
 
+from .gostrings import trim_space
+
 _DELETE_PUNCTUATION = str.maketrans("", "", string.punctuation)
 _ARTICLES = regex.compile(r"\b(a|an|the|and)\b")
 _STEMMER = PorterStemmer()
@@ -65,16 +67,13 @@ def words(text: str) -> tuple[str, ...]:
     return tuple(w for w in normalise(text).split() if (w.isascii() and w.isalnum()) or _WORD_CHAR.search(w))
 
 
-#: Go's ``unicode.IsSpace``: Python's ``str.isspace`` also holds U+001C..U+001F.
-GO_SPACE = "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
-
 _AFTER_END = regex.compile(r"(?<=[.!?\n])")
 
 
 @lru_cache(maxsize=1 << 14)
 def sentences(text: str) -> tuple[str, ...]:
     """Cut after every ``.``, ``!``, ``?`` or newline, keeping the mark; trimmed (Go ``TrimSpace``), no empties."""
-    return tuple(p for piece in _AFTER_END.split(text) if (p := piece.strip(GO_SPACE)))
+    return tuple(p for piece in _AFTER_END.split(text) if (p := trim_space(piece)))
 
 
 def is_question(sentence: str) -> bool:

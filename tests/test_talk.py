@@ -12,11 +12,9 @@ from hypothesis import strategies as st
 from locomo_repro import dataset, talk
 from locomo_repro.dataset import Turn
 from locomo_repro.lexicon import STOP
+from locomo_repro.gostrings import equal_fold, fields, to_lower
 from locomo_repro.talk import (
     Claim,
-    equal_fold,
-    go_fields,
-    go_lower,
     known_names,
     mentions,
     named,
@@ -141,21 +139,21 @@ def test_equal_fold_is_simple_case_folding():
     assert equal_fold("\u03c3\u03c2", "\u03a3\u03a3")
 
 
-def test_go_lower_maps_each_character_simply():
-    assert go_lower("Caroline") == "caroline"
-    assert go_lower("\u0130stanbul") == "istanbul"  # Python: "i̇stanbul"
-    assert go_lower("\u039f\u03a3") == "\u03bf\u03c3"  # no final sigma
+def test_to_lower_maps_each_character_simply():
+    assert to_lower("Caroline") == "caroline"
+    assert to_lower("\u0130stanbul") == "istanbul"  # Python: "i̇stanbul"
+    assert to_lower("\u039f\u03a3") == "\u03bf\u03c3"  # no final sigma
 
 
 @given(st.text())
-def test_go_lower_keeps_the_character_count(text):
-    assert len(go_lower(text)) == len(text)
+def test_to_lower_keeps_the_character_count(text):
+    assert len(to_lower(text)) == len(text)
 
 
-def test_go_fields_split_on_unicode_white_space_only():
-    assert go_fields(" a\u00a0b\tc\u3000d ") == ["a", "b", "c", "d"]
-    assert go_fields("a\x1cb") == ["a\x1cb"]  # str.split() would cut here
-    assert go_fields("a\u200bb") == ["a\u200bb"]
+def test_fields_split_on_unicode_white_space_only():
+    assert fields(" a\u00a0b\tc\u3000d ") == ["a", "b", "c", "d"]
+    assert fields("a\x1cb") == ["a\x1cb"]  # str.split() would cut here
+    assert fields("a\u200bb") == ["a\u200bb"]
 
 
 # --- predicate, verbal, phrases, naming --------------------------------------------
@@ -303,8 +301,8 @@ def test_question_subjects_match_the_reference(samples):
         names = known_names(s.turns, s.speakers)
         for q in s.questions:
             asked += 1
-            low = go_lower(q.text)
-            speaker += any(mentions(low, go_lower(w)) for w in s.speakers)
+            low = to_lower(q.text)
+            speaker += any(mentions(low, to_lower(w)) for w in s.speakers)
             known += subject(q.text, names) != ""
     assert (speaker, known, asked) == (1964, 1975, 1986)
 

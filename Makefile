@@ -1,0 +1,46 @@
+# The kit's make-style script.  LOCOMO_DATA points at locomo10.json (fetched on first use if unset).
+PY ?= python3
+OUT ?= out
+export LOCOMO_DATA
+
+.PHONY: run test bench sweeps answers stats check reach claims golden golden-check clean
+
+run:            ## the published default table
+	$(PY) -m locomo_repro
+
+test:           ## the whole test suite, every published claim included
+	$(PY) -m tox
+
+bench:          ## CPU seconds and peak memory of the default table
+	$(PY) -m locomo_repro.bench_perf --runs 5
+
+sweeps:         ## every sweep of the README
+	for s in k floor span band parts; do $(PY) -m locomo_repro -sweep $$s; done
+
+answers:        ## predictions files of the three published arm sets
+	mkdir -p $(OUT)
+	$(PY) -m locomo_repro -quiet -out $(OUT)/answers.json
+	$(PY) -m locomo_repro -quiet -arms walk -out $(OUT)/answers-walk.json
+	$(PY) -m locomo_repro -quiet -arms factor -out $(OUT)/answers-factor.json
+
+stats: answers  ## constant abstention, AUCs and bootstrap intervals from the predictions
+	for f in $(OUT)/answers.json $(OUT)/answers-walk.json $(OUT)/answers-factor.json; do $(PY) -m locomo_repro -stats $$f; done
+
+check: answers  ## score the predictions with the official evaluation.py itself
+	$(PY) -m locomo_repro.official $(OUT)/answers.json $(OUT)/answers-walk.json $(OUT)/answers-factor.json
+
+reach:          ## evidence reach of one and two hops over all ten conversations
+	$(PY) -m locomo_repro.reach
+
+claims:         ## status of every published number
+	$(PY) -m locomo_repro.claims
+
+golden:         ## rebuild golden/ with the official scorer (downloaded once, sha-checked)
+	$(PY) -m locomo_repro.golden --out golden
+
+golden-check:   ## rebuild golden/ into a scratch folder and compare byte for byte
+	rm -rf $(OUT)/golden && $(PY) -m locomo_repro.golden --out $(OUT)/golden
+	for f in stems normalise grade replies recall; do cmp golden/$$f.tsv $(OUT)/golden/$$f.tsv || exit 1; done
+
+clean:
+	rm -rf $(OUT) .tox .pytest_cache .hypothesis build *.egg-info
