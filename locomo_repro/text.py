@@ -32,16 +32,23 @@ def normalise(text: str) -> str:
     return " ".join(_ARTICLES.sub(" ", text).split())
 
 
-@lru_cache(maxsize=None)
-def stem(word: str) -> str:
-    """NLTK Porter stem of one token (memoised)."""
-    return _STEMMER.stem(word)
+class _Stems(dict[str, str]):
+    """Memo of NLTK Porter stems, filled on first look-up of a word."""
+
+    def __missing__(self, word: str) -> str:
+        self[word] = got = _STEMMER.stem(word)
+        return got
+
+
+_STEM = _Stems()
+#: NLTK Porter stem of one token (memoised).
+stem = _STEM.__getitem__
 
 
 @lru_cache(maxsize=1 << 16)
 def stems(text: str) -> tuple[str, ...]:
     """The scorer's comparable form: normalised, split on whitespace, stemmed."""
-    return tuple(stem(w) for w in normalise(text).split())
+    return tuple(map(stem, normalise(text).split()))
 
 
 @lru_cache(maxsize=1 << 16)
