@@ -10,46 +10,33 @@ test can score them again, and it regenerates the files::
     python -m locomo_repro.golden --out DIR [--data PATH]
         [--scorer official|kit] [--evaluation-py PATH]
 
-``official`` (the default) imports the authors' ``evaluation.py`` -- the file
-given with ``--evaluation-py`` (or ``$LOCOMO_EVALUATION_PY``), else one
-downloaded once into ``${XDG_CACHE_HOME:-~/.cache}/locomo-repro/``, checked
-against its pinned sha256 either way -- with stub modules standing in for
-module-level imports it does not need (``bert_score``).  ``kit`` scores with
-this package's own metric; regenerating with it and comparing the bytes with
-``golden/`` checks the writer and the metric together.  The authors' file is
-licensed CC BY-NC 4.0 and is never copied into this project.
+``official`` (the default) imports the authors' ``evaluation.py`` through
+``locomo_repro.official.load_evaluation`` -- the file given with
+``--evaluation-py`` (or ``$LOCOMO_EVALUATION_PY``), else one downloaded once
+into ``${XDG_CACHE_HOME:-~/.cache}/locomo-repro/``, checked against its pinned
+sha256 either way.  ``kit`` scores with this package's own metric behind the
+same ``eval_question_answering`` contract; regenerating with it and comparing
+the bytes with ``golden/`` checks the writer and the metric together.  The
+authors' file is licensed CC BY-NC 4.0 and is never copied into this project.
 """
 
 from __future__ import annotations
 
 import argparse
-import ast
-import contextlib
 import hashlib
-import importlib.util
-import io
 import json
 import math
 import os
 import random
 import re
 import sys
-import tempfile
 import types
-import urllib.error
-import urllib.request
-import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
-EVALUATION_URL = (
-    "https://raw.githubusercontent.com/snap-research/locomo/"
-    "3eb6f2c585f5e1699204e3c3bdf7adc5c28cb376/task_eval/evaluation.py"
-)
-EVALUATION_SHA256 = "8e3be5d57ff2ff9ec5cd05939592f468c5f3f1fd95d13e431932bdf6bf0fd6fd"
-DATASET_SHA256 = "79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4"
+from . import dataset, official
 
 #: The golden files, in the order they are written.
 FILES = ("stems.tsv", "normalise.tsv", "grade.tsv", "replies.tsv", "recall.tsv")
@@ -105,12 +92,6 @@ class GoldenError(Exception):
 def h(text: str) -> str:
     """The files' text key: the first 16 hex digits of sha256 of the UTF-8 bytes."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-
-
-def load(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
-    """The dataset as plain JSON (a list of samples)."""
-    with open(path, encoding="utf-8") as f:
-        return json.load(f)
 
 
 def texts(data: Sequence[dict[str, Any]]) -> Iterator[str]:
@@ -199,11 +180,7 @@ def grade_cases(data: Sequence[dict[str, Any]]) -> list[Case]:
     ``random.seed(11)`` without touching the global state.
     """
     rng = random.Random(11)
-    answers = [
-        (qa["category"], str(qa.get("answer", qa.get("adversarial_answer", ""))))
-        for sample in data
-        for qa in sample["qa"]
-    ]
+    answers = [(qa["category"], reference(qa)) for sample in data for qa in sample["qa"]]
     cases: list[Case] = []
     for category, answer in rng.sample(answers, 400):
         other = rng.choice(answers)[1]
@@ -276,70 +253,23 @@ def context_rows(data: Sequence[dict[str, Any]]) -> list[Context]:
 # Scorers
 
 
-class Scorer(Protocol):
-    """What the writer needs of a metric."""
+@dataclass(frozen=True, slots=True)
+class Scorer:
+    """What the writer scores with: a normaliser, a stemmer, and an
+    ``eval_question_answering`` (the official contract, ``official.Scorer``)
+    that the cases are fed to as the golden README says."""
 
-    def normalise(self, text: str) -> str: ...
-
-    def stem(self, word: str) -> str: ...
-
-    def grade(self, cases: Sequence[Case]) -> list[float]: ...
-
-    def recall(self, rows: Sequence[Context]) -> list[float]: ...
-
-
-class KitScorer:
-    """This package's own metric (``locomo_repro.metric`` and ``locomo_repro.text``)."""
-
-    def normalise(self, text: str) -> str:
-        from .text import normalise
-
-        return normalise(text)
-
-    def stem(self, word: str) -> str:
-        from .text import stem
-
-        return stem(word)
+    normalise: Callable[[str], str]
+    stem: Callable[[str], str]
+    evaluate: official.Scorer
 
     def grade(self, cases: Sequence[Case]) -> list[float]:
-        from .metric import grade
-
-        return [grade(c.category, c.prediction, c.answer) for c in cases]
-
-    def recall(self, rows: Sequence[Context]) -> list[float]:
-        from .metric import recall
-
-        return [recall(r.evidence, r.context) for r in rows]
-
-
-class OfficialScorer:
-    """The authors' ``evaluation.py``, called the way the golden README says."""
-
-    def __init__(self, module: types.ModuleType) -> None:
-        from nltk.stem import PorterStemmer
-
-        self._module = module
-        self._stemmer = PorterStemmer()
-
-    def normalise(self, text: str) -> str:
-        return self._module.normalize_answer(text)
-
-    def stem(self, word: str) -> str:
-        return self._stemmer.stem(word)
-
-    def _evaluate(self, items: list[dict[str, Any]]) -> tuple[list[Any], list[Any]]:
-        # The scorer prints a count line and may average an empty list; neither
-        # belongs in this tool's output.
-        with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            scores, _, recalls = self._module.eval_question_answering(items, "prediction")
-        return list(scores), list(recalls)
-
-    def grade(self, cases: Sequence[Case]) -> list[float]:
+        """The score of each reply against its answer."""
         items = [{"category": c.category, "answer": c.answer, "prediction": c.prediction} for c in cases]
-        return [float(s) for s in self._evaluate(items)[0]]
+        return [float(s) for s in self.evaluate(items, "prediction")[0]]
 
     def recall(self, rows: Sequence[Context]) -> list[float]:
+        """The evidence recall of each context."""
         items = [
             {
                 "category": r.category,
@@ -350,123 +280,30 @@ class OfficialScorer:
             }
             for r in rows
         ]
-        return [float(s) for s in self._evaluate(items)[1]]
+        return [float(s) for s in self.evaluate(items, "prediction")[2]]
 
 
-# --------------------------------------------------------------------------
-# The official file: download, check, import
+def kit_scorer() -> Scorer:
+    """This package's own metric: ``text.normalise``, ``text.stem`` and ``official.kit_eval_question_answering``."""
+    from .text import normalise, stem
+
+    return Scorer(normalise, stem, official.kit_eval_question_answering)
 
 
-def sha256_file(path: Path) -> str:
-    """Hex sha256 of a file's bytes."""
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+def official_scorer(evaluation: types.ModuleType | str | Path | None = None) -> Scorer:
+    """The authors' ``evaluation.py``: its ``normalize_answer`` and ``eval_question_answering``
+    (output kept off stdout), with NLTK's Porter stemmer.
 
-
-def cache_dir() -> Path:
-    """``${XDG_CACHE_HOME:-~/.cache}/locomo-repro``."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "locomo-repro"
-
-
-def fetch(url: str = EVALUATION_URL, sha256: str = EVALUATION_SHA256, timeout: float = 30.0) -> Path:
-    """The cached ``evaluation.py``, downloaded and checked on first use (a stale cache is replaced)."""
-    target = cache_dir() / "evaluation.py"
-    if target.is_file() and sha256_file(target) == sha256:
-        return target
-    try:
-        with urllib.request.urlopen(url, timeout=timeout) as response:
-            body = response.read()
-    except (urllib.error.URLError, OSError) as exc:
-        reason = getattr(exc, "reason", None) or exc
-        raise GoldenError(f"cannot download {url} ({reason}); pass --evaluation-py PATH") from None
-    got = hashlib.sha256(body).hexdigest()
-    if got != sha256:
-        raise GoldenError(f"downloaded {url} has sha256 {got}, expected {sha256}")
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        _atomic_write(target, body)
-    except OSError as exc:
-        raise GoldenError(f"cannot write {target}: {exc.strerror or exc}") from None
-    return target
-
-
-def _importable(name: str) -> bool:
-    try:
-        return importlib.util.find_spec(name) is not None
-    except (ImportError, ValueError):
-        return False
-
-
-def _stub(name: str) -> types.ModuleType:
-    """An empty module whose every attribute is ``None``: enough for ``from name import x``."""
-    module = types.ModuleType(name)
-    module.__dict__["__getattr__"] = lambda attribute: None
-    module.__path__ = []  # a package, so ``import name.sub`` reaches the next stub
-    return module
-
-
-def missing_imports(source: str) -> list[str]:
-    """Modules (and parent packages) the source imports at module scope that cannot be imported here."""
-    wanted: list[str] = []
-    for node in ast.parse(source).body:
-        if isinstance(node, ast.Import):
-            wanted.extend(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            wanted.append(node.module)
-    missing: list[str] = []
-    for name in wanted:
-        parts = name.split(".")
-        for i in range(1, len(parts) + 1):
-            prefix = ".".join(parts[:i])
-            if prefix not in missing and prefix not in sys.modules and not _importable(prefix):
-                missing.append(prefix)
-    return missing
-
-
-#: Modules the scorer's QA code really calls: a stub may never stand in for them.
-_NEEDED = frozenset({"regex", "numpy", "nltk", "nltk.stem"})
-
-
-def load_official(path: Path, sha256: str | None = EVALUATION_SHA256) -> types.ModuleType:
-    """Import ``evaluation.py`` from ``path`` unmodified, after checking its hash.
-
-    Module-level imports that are not installed (``bert_score``, at the pinned
-    commit) get stubs; the QA code never calls them.  ``sha256=None`` skips
-    the check (tests use it for a stand-in file).
+    ``evaluation`` is the loaded module, or a path (or None) for
+    ``official.load_evaluation``, whose failure becomes a :class:`GoldenError`.
     """
+    from nltk.stem import PorterStemmer
+
     try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise GoldenError(f"cannot read {path}: {exc.strerror or exc}") from None
-    got = hashlib.sha256(data).hexdigest()
-    if sha256 is not None and got != sha256:
-        raise GoldenError(f"{path} has sha256 {got}, expected {sha256}")
-    try:
-        missing = missing_imports(data.decode("utf-8"))
-    except (UnicodeDecodeError, SyntaxError) as exc:
-        raise GoldenError(f"{path} is not Python source: {exc}") from None
-    needed = sorted(set(missing) & _NEEDED)
-    if needed:
-        raise GoldenError(f"the official scorer needs {', '.join(needed)}, which is not installed")
-    for name in missing:
-        sys.modules.setdefault(name, _stub(name))
-    spec = importlib.util.spec_from_file_location(f"locomo_official_{got[:12]}", path)
-    if spec is None or spec.loader is None:
-        raise GoldenError(f"cannot import {path}")
-    module = importlib.util.module_from_spec(spec)
-    try:
-        with contextlib.redirect_stdout(io.StringIO()):
-            spec.loader.exec_module(module)
-    except Exception as exc:  # a file that does not import is a bad input, not a crash
-        raise GoldenError(f"cannot import {path}: {type(exc).__name__}: {exc}") from None
-    for name in ("normalize_answer", "eval_question_answering"):
-        if not callable(getattr(module, name, None)):
-            raise GoldenError(f"{path} defines no {name}()")
-    return module
+        module = evaluation if isinstance(evaluation, types.ModuleType) else official.load_evaluation(evaluation)
+    except official.OfficialUnavailable as err:
+        raise GoldenError(str(err)) from None
+    return Scorer(module.normalize_answer, PorterStemmer().stem, official.official_scorer(module))
 
 
 # --------------------------------------------------------------------------
@@ -527,25 +364,11 @@ def build(data: Sequence[dict[str, Any]], scorer: Scorer) -> dict[str, str]:
     }
 
 
-def _atomic_write(path: Path, body: bytes) -> None:
-    """Write ``body`` to a temporary file beside ``path``, then rename it into place."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(body)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
 def write(out: Path, files: dict[str, str]) -> None:
     """Write each file atomically into the directory ``out`` (created if needed)."""
     try:
-        out.mkdir(parents=True, exist_ok=True)
         for name in FILES:
-            _atomic_write(out / name, files[name].encode("utf-8"))
+            dataset.write_atomic(out / name, files[name].encode("utf-8"))
     except OSError as exc:
         raise GoldenError(f"cannot write to {out}: {exc.strerror or exc}") from None
 
@@ -558,12 +381,16 @@ def read_dataset(path: str | os.PathLike[str] | None) -> list[dict[str, Any]]:
     file = Path(path)
     if not file.is_file():
         raise GoldenError(f"dataset {file} does not exist")
-    got = sha256_file(file)
-    if got != DATASET_SHA256:
-        raise GoldenError(f"dataset {file} has sha256 {got}, expected {DATASET_SHA256}")
     try:
-        return load(file)
-    except (OSError, ValueError) as exc:
+        body = file.read_bytes()
+    except OSError as exc:
+        raise GoldenError(f"cannot read dataset {file}: {exc}") from None
+    got = hashlib.sha256(body).hexdigest()
+    if got != dataset.SHA256:
+        raise GoldenError(f"dataset {file} has sha256 {got}, expected {dataset.SHA256}")
+    try:
+        return json.loads(body)
+    except ValueError as exc:
         raise GoldenError(f"cannot read dataset {file}: {exc}") from None
 
 
@@ -584,19 +411,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--evaluation-py",
         type=Path,
-        help="a local copy of the pinned evaluation.py (default: $LOCOMO_EVALUATION_PY, else download)",
+        help="a local copy of the pinned evaluation.py (default: $LOCOMO_EVALUATION_PY, else the cache, "
+        "else download)",
     )
     args = parser.parse_args(argv)
     try:
         if args.scorer == "kit" and args.evaluation_py is not None:
             raise GoldenError("--evaluation-py goes with --scorer official")
         data = read_dataset(args.data)
-        scorer: Scorer
         if args.scorer == "kit":
-            scorer = KitScorer()
+            scorer = kit_scorer()
         else:
-            local = args.evaluation_py or os.environ.get("LOCOMO_EVALUATION_PY")
-            scorer = OfficialScorer(load_official(Path(local) if local else fetch()))
+            scorer = official_scorer(args.evaluation_py)
         write(args.out, build(data, scorer))
     except GoldenError as exc:
         print(f"golden: {exc}", file=sys.stderr)

@@ -36,7 +36,8 @@ import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from . import metric
+from . import dataset, metric
+from .dataset import ANSWERABLE, CATEGORIES
 from .predictions import Answered, Predictions, PredictionsError, read
 
 COMMIT = "3eb6f2c585f5e1699204e3c3bdf7adc5c28cb376"
@@ -47,19 +48,15 @@ ENV = "LOCOMO_EVALUATION_PY"
 #: The scorer's contract: ``(qas, eval_key) -> (scores, mean_length, recalls)``, one score and one recall per qa.
 Scorer = Callable[[list[dict], str], tuple]
 
-NAMES = {4: "single hop", 1: "multi hop", 2: "temporal", 3: "open domain", 5: "adversarial"}
-ORDER = (4, 1, 2, 3, 5)
-ANSWERABLE = (1, 2, 3, 4)
-
 
 class OfficialUnavailable(RuntimeError):
     """The official evaluation.py could not be found, fetched or verified (one-line message)."""
 
 
 def cache_path() -> Path:
-    """Where the downloaded evaluation.py is kept: ``${XDG_CACHE_HOME:-~/.cache}/locomo-repro/evaluation.py``."""
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "locomo-repro" / "evaluation.py"
+    """Where the downloaded evaluation.py is kept: ``${XDG_CACHE_HOME:-~/.cache}/locomo-repro/evaluation.py``,
+    beside the dataset's cached copy."""
+    return dataset.cache_path().parent / "evaluation.py"
 
 
 def locate(path: str | Path | None = None) -> Path | None:
@@ -89,10 +86,7 @@ def fetch(dest: Path | None = None, *, timeout: float = 30.0) -> Path:
         raise OfficialUnavailable(f"cannot download {EVALUATION_URL} ({reason}); pass its path or set {ENV}") from None
     _verify(body, EVALUATION_URL, EVALUATION_SHA256)
     try:
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        partial = dest.with_name(dest.name + ".part")
-        partial.write_bytes(body)
-        partial.replace(dest)
+        dataset.write_atomic(dest, body)
     except OSError as err:
         raise OfficialUnavailable(f"cannot write {dest}: {err.strerror or err}") from None
     return dest
@@ -275,9 +269,9 @@ def report(predictions: Predictions, scorer: Scorer) -> str:
     reference's order, so the printed means agree to the last digit.
     """
     arms = predictions.arms
-    count = {k: 0 for k in ORDER}
-    score = {arm: {k: 0.0 for k in ORDER} for arm in arms}
-    reach = {arm: {k: 0.0 for k in ORDER} for arm in arms}
+    count = dict.fromkeys(CATEGORIES, 0)
+    score = {arm: dict.fromkeys(CATEGORIES, 0.0) for arm in arms}
+    reach = {arm: dict.fromkeys(CATEGORIES, 0.0) for arm in arms}
     by_sample: dict[str, list[Answered]] = {}
     for q in predictions.questions:
         count[q.category] += 1
@@ -308,10 +302,10 @@ def report(predictions: Predictions, scorer: Scorer) -> str:
             cells += f"  {f1:6.3f} {recall:6.3f}       "
         lines.append(f"{name:14}{n:6}{cells}")
 
-    for kind in ORDER:
-        row(NAMES[kind], (kind,))
+    for kind, name in CATEGORIES.items():
+        row(name, (kind,))
     row("answerable", ANSWERABLE)
-    row("overall", ORDER)
+    row("overall", tuple(CATEGORIES))  # table order: 4, 1, 2, 3, 5
     return "\n".join(lines) + "\n"
 
 

@@ -19,8 +19,9 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from .dataset import CATEGORIES
+
 SUFFIX = "_prediction"
-CATEGORIES = (1, 2, 3, 4, 5)
 
 
 class PredictionsError(ValueError):

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from locomo_repro import golden
+from locomo_repro import dataset, golden, official
 from locomo_repro.metric import grade, recall
 from locomo_repro.text import normalise, stem
 
@@ -35,7 +35,7 @@ def data_path() -> str:
 
 @pytest.fixture(scope="module")
 def data(data_path):
-    return golden.load(data_path)
+    return golden.read_dataset(data_path)
 
 
 def rows(name: str) -> list[list[str]]:
@@ -50,6 +50,24 @@ def report(mismatches: list[str]) -> str:
 
 def close(written: str, got: float) -> bool:
     return abs(float(written) - got) <= TOLERANCE
+
+
+def compare(name, count, rebuilt, key, score):
+    """Check a scored file row by row: its key columns against ``key(i, item)`` of the rebuilt
+    inputs, then its last column against the kit's ``score(item)``."""
+    table = rows(name)
+    assert len(table) == count
+    assert len(rebuilt) == len(table)
+    bad = []
+    for i, (item, row) in enumerate(zip(rebuilt, table)):
+        want = key(i, item)
+        if row[:-1] != want:
+            bad.append(f"line {i + 1}: golden key {row[:-1]}, rebuilt {want}")
+            continue
+        got = score(item)
+        if not close(row[-1], got):
+            bad.append(f"line {i + 1} {want} {item}: golden {row[-1]}, kit {got!r}")
+    assert not bad, report(bad)
 
 
 def test_stems(data):
@@ -76,56 +94,35 @@ def test_normalise(data):
 
 
 def test_grade(data):
-    table = rows("grade.tsv")
-    assert len(table) == 2400
-    cases = golden.grade_cases(data)
-    assert len(cases) == len(table)
-    bad = []
-    for i, (c, row) in enumerate(zip(cases, table)):
-        key = [str(i), str(c.category), golden.h(c.prediction), golden.h(c.answer)]
-        if key != row[:4]:
-            bad.append(f"row {i}: golden key {row[:4]}, rebuilt {key}")
-            continue
-        got = grade(c.category, c.prediction, c.answer)
-        if not close(row[4], got):
-            case = f"cat {c.category} {c.prediction[:30]!r} vs {c.answer[:30]!r}"
-            bad.append(f"row {i} {case}: golden {row[4]}, kit {got!r}")
-    assert not bad, report(bad)
+    compare(
+        "grade.tsv",
+        2400,
+        golden.grade_cases(data),
+        lambda i, c: [str(i), str(c.category), golden.h(c.prediction), golden.h(c.answer)],
+        lambda c: grade(c.category, c.prediction, c.answer),
+    )
 
 
 def test_replies(data):
-    table = rows("replies.tsv")
-    assert len(table) == 21846
     replies = golden.reply_rows(data)
-    assert len(replies) == len(table)
     assert [r.recipe for r in replies[: len(golden.RECIPES)]] == list(golden.RECIPES)
-    bad = []
-    for i, (r, row) in enumerate(zip(replies, table)):
-        key = [r.sample, str(r.index), str(r.case.category), r.recipe]
-        if key != row[:4]:
-            bad.append(f"line {i + 1}: golden key {row[:4]}, rebuilt {key}")
-            continue
-        got = grade(r.case.category, r.case.prediction, r.case.answer)
-        if not close(row[4], got):
-            bad.append(f"line {i + 1} {key}: golden {row[4]}, kit {got!r}")
-    assert not bad, report(bad)
+    compare(
+        "replies.tsv",
+        21846,
+        replies,
+        lambda i, r: [r.sample, str(r.index), str(r.case.category), r.recipe],
+        lambda r: grade(r.case.category, r.case.prediction, r.case.answer),
+    )
 
 
 def test_recall(data):
-    table = rows("recall.tsv")
-    assert len(table) == 7928
-    contexts = golden.context_rows(data)
-    assert len(contexts) == len(table)
-    bad = []
-    for i, (r, row) in enumerate(zip(contexts, table)):
-        key = [r.sample, str(r.index), r.recipe]
-        if key != row[:3]:
-            bad.append(f"line {i + 1}: golden key {row[:3]}, rebuilt {key}")
-            continue
-        got = recall(r.evidence, r.context)
-        if not close(row[3], got):
-            bad.append(f"line {i + 1} {key} {r.evidence} in {r.context}: golden {row[3]}, kit {got!r}")
-    assert not bad, report(bad)
+    compare(
+        "recall.tsv",
+        7928,
+        golden.context_rows(data),
+        lambda i, r: [r.sample, str(r.index), r.recipe],
+        lambda r: recall(r.evidence, r.context),
+    )
 
 
 def test_recall_agrees_with_the_go_rule_on_turn_id_contexts(data):
@@ -191,28 +188,27 @@ def eval_question_answering(qas, eval_key="prediction", metric="f1"):
 def test_the_official_adapter_with_a_stand_in(tmp_path, data, capsys):
     path = tmp_path / "evaluation.py"
     path.write_text(STAND_IN, encoding="utf-8")
-    try:
-        with pytest.raises(golden.GoldenError, match="expected " + golden.EVALUATION_SHA256):
-            golden.load_official(path)
-        module = golden.load_official(path, sha256=hashlib.sha256(path.read_bytes()).hexdigest())
-        assert sys.modules["locomo_absent_dependency.sub"].score is None
-        files = golden.build(data, golden.OfficialScorer(module))
-    finally:
-        for name in ("locomo_absent_dependency", "locomo_absent_dependency.sub"):
-            sys.modules.pop(name, None)
+    with pytest.raises(golden.GoldenError, match="expected " + official.EVALUATION_SHA256):
+        golden.official_scorer(path)  # the pinned hash is checked by default
+    module = official.load_evaluation(path, sha256=hashlib.sha256(path.read_bytes()).hexdigest())
+    assert module.score is None  # stubbed for the import only
+    assert "locomo_absent_dependency" not in sys.modules and "locomo_absent_dependency.sub" not in sys.modules
+    files = golden.build(data, golden.official_scorer(module))
     for name in golden.FILES:
         assert files[name].encode("utf-8") == (GOLDEN / name).read_bytes(), name
     assert capsys.readouterr().out == ""  # the scorer's prints are swallowed
 
 
-@pytest.mark.skipif(
-    not os.environ.get("LOCOMO_EVALUATION_PY"), reason="LOCOMO_EVALUATION_PY (the official file) is not set"
-)
-def test_the_official_scorer_reproduces_golden(data):
-    module = golden.load_official(Path(os.environ["LOCOMO_EVALUATION_PY"]))
-    files = golden.build(data, golden.OfficialScorer(module))
+def test_the_official_scorer_reproduces_golden(tmp_path, data_path, capsys):
+    if official.locate() is None:
+        pytest.skip("official evaluation.py not found (LOCOMO_EVALUATION_PY, cache): nothing to run")
+    out = tmp_path / "golden"
+    assert golden.main(["--out", str(out), "--data", data_path]) == 0  # found as load_evaluation finds it
     for name in golden.FILES:
-        assert files[name].encode("utf-8") == (GOLDEN / name).read_bytes(), name
+        assert (out / name).read_bytes() == (GOLDEN / name).read_bytes(), name
+    captured = capsys.readouterr()
+    assert captured.out.split() == [str(out / name) for name in golden.FILES]
+    assert captured.err == ""
 
 
 def one_error_line(capsys) -> str:
@@ -235,14 +231,29 @@ def test_wrong_dataset(tmp_path, capsys):
     other = tmp_path / "locomo10.json"
     other.write_text("[]", encoding="utf-8")
     assert golden.main(["--out", str(tmp_path / "o"), "--scorer", "kit", "--data", str(other)]) == 2
-    assert "expected " + golden.DATASET_SHA256 in one_error_line(capsys)
+    assert "expected " + dataset.SHA256 in one_error_line(capsys)
 
 
 def test_bad_evaluation_hash(tmp_path, data_path, capsys):
     fake = tmp_path / "evaluation.py"
     fake.write_text("def normalize_answer(s):\n    return s\n", encoding="utf-8")
     assert golden.main(["--out", str(tmp_path / "o"), "--data", data_path, "--evaluation-py", str(fake)]) == 2
-    assert "expected " + golden.EVALUATION_SHA256 in one_error_line(capsys)
+    assert "expected " + official.EVALUATION_SHA256 in one_error_line(capsys)
+
+
+def test_unreadable_evaluation_file(tmp_path, data_path, capsys):
+    missing = tmp_path / "nowhere.py"
+    assert golden.main(["--out", str(tmp_path / "o"), "--data", data_path, "--evaluation-py", str(missing)]) == 2
+    assert one_error_line(capsys) == f"golden: {missing}: cannot read: No such file or directory"
+    assert not (tmp_path / "o").exists()
+
+
+def test_environment_names_the_evaluation_file(tmp_path, data_path, capsys, monkeypatch):
+    fake = tmp_path / "evaluation.py"
+    fake.write_text("def normalize_answer(s):\n    return s\n", encoding="utf-8")
+    monkeypatch.setenv(official.ENV, str(fake))
+    assert golden.main(["--out", str(tmp_path / "o"), "--data", data_path]) == 2
+    assert one_error_line(capsys).startswith(f"golden: {fake}: sha256 ")
 
 
 def test_kit_scorer_refuses_an_evaluation_file(tmp_path, data_path, capsys):
@@ -251,52 +262,23 @@ def test_kit_scorer_refuses_an_evaluation_file(tmp_path, data_path, capsys):
     one_error_line(capsys)
 
 
-def test_offline_download_is_one_line(tmp_path, data_path, capsys, monkeypatch):
+def test_offline_download_is_one_error_line(tmp_path, data_path, capsys, monkeypatch):
     def offline(*args, **kwargs):
         raise urllib.error.URLError("network is unreachable")
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.delenv("LOCOMO_EVALUATION_PY", raising=False)
-    monkeypatch.setattr(golden.urllib.request, "urlopen", offline)
+    monkeypatch.delenv(official.ENV, raising=False)
+    monkeypatch.setattr(official.urllib.request, "urlopen", offline)
     assert golden.main(["--out", str(tmp_path / "o"), "--data", data_path]) == 2
-    line = one_error_line(capsys)
-    assert golden.EVALUATION_URL in line and "--evaluation-py" in line
-    assert not (tmp_path / "cache" / "locomo-repro" / "evaluation.py").exists()
-
-
-class Response:
-    def __init__(self, body: bytes):
-        self.body = body
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
-    def read(self) -> bytes:
-        return self.body
-
-
-def test_fetch_checks_and_caches(tmp_path, monkeypatch):
-    body = b"# stand-in\n"
-    digest = hashlib.sha256(body).hexdigest()
-    calls = []
-
-    def serve(url, timeout):
-        calls.append(url)
-        return Response(body)
-
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkeypatch.setattr(golden.urllib.request, "urlopen", serve)
-    with pytest.raises(golden.GoldenError, match="expected " + "0" * 64):
-        golden.fetch("https://example.invalid/e.py", sha256="0" * 64)
-    assert not (tmp_path / "locomo-repro" / "evaluation.py").exists()
-    path = golden.fetch("https://example.invalid/e.py", sha256=digest)
-    assert path == tmp_path / "locomo-repro" / "evaluation.py" and path.read_bytes() == body
-    assert golden.fetch("https://example.invalid/e.py", sha256=digest) == path
-    assert len(calls) == 2  # the third call was served from the cache
-    assert [p.name for p in path.parent.iterdir()] == ["evaluation.py"]
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    # The loader says what it fetches, then the failure is one line.
+    assert captured.err.splitlines() == [
+        f"fetching {official.EVALUATION_URL}",
+        f"golden: cannot download {official.EVALUATION_URL} (network is unreachable); "
+        f"pass its path or set {official.ENV}",
+    ]
+    assert not (tmp_path / "cache" / "locomo-repro").exists()
 
 
 def test_unwritable_out_is_one_line(tmp_path, data_path, capsys):

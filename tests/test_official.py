@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import sys
 import types
+import urllib.error
 import warnings
 
 import pytest
 
-from locomo_repro import official
+from locomo_repro import dataset, official
 from locomo_repro.predictions import PredictionsError, parse
 
 REFERENCE_FILES = ("answers.json", "answers-walk.json", "answers-factor.json")
@@ -193,6 +195,10 @@ def test_load_reports_a_missing_file(fake, tmp_path):
 
 
 def test_load_refuses_what_cannot_serve(fake, tmp_path, monkeypatch):
+    garbled = tmp_path / "garbled.py"
+    garbled.write_text("def (:\n")
+    with pytest.raises(official.OfficialUnavailable, match="not Python source"):
+        official.load_evaluation(garbled, sha256=None)
     broken = tmp_path / "broken.py"
     broken.write_text("raise RuntimeError('no')\n")
     with pytest.raises(official.OfficialUnavailable, match="cannot import: RuntimeError: no"):
@@ -213,6 +219,7 @@ def test_load_refuses_what_cannot_serve(fake, tmp_path, monkeypatch):
 
 def test_where_the_file_is_looked_for(fake, tmp_path, monkeypatch):
     assert official.cache_path() == tmp_path / "cache" / "locomo-repro" / "evaluation.py"
+    assert official.cache_path().parent == dataset.cache_path().parent  # the kit's one cache folder
     assert official.locate() is None
     with pytest.raises(official.OfficialUnavailable, match="not found"):
         official.load_evaluation(download=False)
@@ -224,30 +231,70 @@ def test_where_the_file_is_looked_for(fake, tmp_path, monkeypatch):
     assert official.locate(tmp_path / "given.py") == tmp_path / "given.py"
 
 
+class Response:
+    """What ``urlopen`` gives back, serving ``body``."""
+
+    def __init__(self, body: bytes):
+        self.body = body
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def read(self) -> bytes:
+        return self.body
+
+
 def test_fetch_verifies_before_it_keeps(fake, monkeypatch):
     body = FAKE.encode()
+    calls = []
 
-    class Response:
-        def __enter__(self):
-            return self
+    def serve(url, timeout):
+        calls.append(url)
+        return Response(body)
 
-        def __exit__(self, *exc):
-            return False
-
-        def read(self):
-            return body
-
-    monkeypatch.setattr(official.urllib.request, "urlopen", lambda url, timeout: Response())
+    monkeypatch.setattr(official.urllib.request, "urlopen", serve)
     with pytest.raises(official.OfficialUnavailable, match="sha256"):
         official.fetch()
     assert not official.cache_path().exists()
     monkeypatch.setattr(official, "EVALUATION_SHA256", hashlib.sha256(body).hexdigest())
     assert official.fetch() == official.cache_path()
     assert official.cache_path().read_bytes() == body
-    # A stale cache is fetched again.
+    assert calls == [official.EVALUATION_URL] * 2
+    # A stale cache is fetched again; a verified one is used as it is.
     official.cache_path().write_text("# an older file\n")
-    assert official.load_evaluation(sha256=official.EVALUATION_SHA256).CALLS == []
-    assert official.cache_path().read_bytes() == body
+    module = official.load_evaluation(sha256=official.EVALUATION_SHA256)
+    assert module.CALLS == [] and official.cache_path().read_bytes() == body
+    assert official.load_evaluation(sha256=official.EVALUATION_SHA256) is module
+    assert len(calls) == 3
+    assert [p.name for p in official.cache_path().parent.iterdir()] == ["evaluation.py"]  # no temporary left
+
+
+def test_a_failed_download_keeps_nothing_and_says_where_to_look(fake, monkeypatch, capsys):
+    def offline(url, timeout):
+        raise urllib.error.URLError("network is unreachable")
+
+    monkeypatch.setattr(official.urllib.request, "urlopen", offline)
+    with pytest.raises(official.OfficialUnavailable) as caught:
+        official.load_evaluation()
+    assert str(caught.value) == (
+        f"cannot download {official.EVALUATION_URL} (network is unreachable); pass its path or set {official.ENV}"
+    )
+    assert capsys.readouterr().err == f"fetching {official.EVALUATION_URL}\n"
+    assert not official.cache_path().exists()
+
+
+def test_an_unwritable_cache_is_one_line(fake, tmp_path, monkeypatch):
+    body = FAKE.encode()
+    blocker = tmp_path / "blocker"
+    blocker.write_text("")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))  # a file where the cache folder should go
+    monkeypatch.setattr(official.urllib.request, "urlopen", lambda url, timeout: Response(body))
+    monkeypatch.setattr(official, "EVALUATION_SHA256", hashlib.sha256(body).hexdigest())
+    with pytest.raises(official.OfficialUnavailable, match=f"^cannot write {re.escape(str(official.cache_path()))}: "):
+        official.fetch()
 
 
 def test_official_scorer_keeps_the_progress_lines_off_stdout(fake, capsys):

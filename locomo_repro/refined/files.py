@@ -30,16 +30,21 @@ class InputError(Exception):
     """Bad input, described in one line that names the file."""
 
 
-def read_json(path: Path) -> Any:
-    """The JSON value in ``path``."""
+def _read_text(path: Path) -> str:
+    """The UTF-8 text of ``path``; an InputError saying why it cannot be read."""
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
     except IsADirectoryError:
         raise InputError(f"{path}: is a directory, expected a file") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"{path}: cannot read ({exc})") from None
+
+
+def read_json(path: Path) -> Any:
+    """The JSON value in ``path``."""
+    text = _read_text(path)
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
@@ -53,14 +58,7 @@ def load_records(path: Path) -> list[dict[str, Any]]:
         if not isinstance(payload, list):
             raise InputError(f"{path}: expected a JSON array of records")
         return [item for item in payload if isinstance(item, dict)]
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a directory, expected a file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{path}: cannot read ({exc})") from None
+    lines = _read_text(path).splitlines()
     records: list[dict[str, Any]] = []
     for number, line in enumerate(lines, start=1):
         line = line.strip()
