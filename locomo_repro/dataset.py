@@ -8,7 +8,9 @@ and an adversarial question's ``adversarial_answer`` held as its answer.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import http.client
 import json
 import os
 import re
@@ -123,7 +125,11 @@ def resolve(path: str | os.PathLike[str] | None = None) -> Path:
         return _existing(Path(env), "named by LOCOMO_DATA")
     cached = cache_path()
     if not cached.exists():
-        fetch(cached)
+        try:
+            fetch(cached)
+        except DatasetError as err:
+            # Say where the file was looked for before the cache and the download.
+            raise DatasetError(f"no --data given and LOCOMO_DATA not set; {err}") from None
     return cached
 
 
@@ -139,9 +145,10 @@ def fetch(dest: Path, url: str = URL) -> None:
     try:
         with urllib.request.urlopen(url, timeout=60) as response:
             body = _read_with_progress(response)
-    except (urllib.error.URLError, OSError) as err:
+    except (urllib.error.URLError, http.client.HTTPException, OSError) as err:
+        why = " ".join(str(err).split())  # one line, whatever the server sent
         raise DatasetError(
-            f"{dest}: not found, and fetching {url} failed ({err}); "
+            f"{dest}: not found, and fetching {url} failed ({why}); "
             "point LOCOMO_DATA (or --data) at a copy of locomo10.json"
         ) from None
     digest = hashlib.sha256(body).hexdigest()
@@ -165,16 +172,23 @@ def _read_with_progress(response) -> bytes:
 
 
 def write_atomic(dest: Path, data: bytes) -> None:
-    """Write ``data`` to ``dest`` through a temporary file in the same folder, then rename."""
+    """Write ``data`` to ``dest`` through a temporary file in the same folder, then rename.
+
+    The file gets the mode a plain ``open`` would give it (0666 less the umask).
+    """
     dest = Path(dest)
     dest.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=f".{dest.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as out:
             out.write(data)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, dest)
     except BaseException:
-        os.unlink(tmp)
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
         raise
 
 

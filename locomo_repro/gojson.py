@@ -1,7 +1,8 @@
 """JSON written the way Go's ``encoding/json`` encoder writes it.
 
 The reference writes its predictions with ``json.Encoder`` and
-``SetIndent("", " ")``: one-space indentation, map keys sorted, ``<``, ``>``,
+``SetIndent("", " ")``: one-space indentation (Go sorts map keys: callers pass
+dicts already in key order), ``<``, ``>``,
 ``&``, U+2028 and U+2029 escaped, floats in their shortest round-trip form
 without an exponent between 1e-6 and 1e21, and a final newline.  Writing the
 same bytes lets a predictions file be compared with ``cmp``.
@@ -11,12 +12,18 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from decimal import Decimal
 
 _HTML = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"})
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _string(s: str) -> str:
+    if not s.isascii():
+        s = _SURROGATE.sub("\ufffd", s)  # Go holds no lone surrogate: it decoded one as U+FFFD
     return json.dumps(s, ensure_ascii=False).translate(_HTML)
 
 
