@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import json
-import socket
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from stub_server import Stub, completion, dead_url
 
 from locomo_repro.chat import (
     ChatBadReply,
@@ -22,62 +19,8 @@ from locomo_repro.chat import (
 )
 
 
-def completion(content):
-    return {"id": "c1", "object": "chat.completion",
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
-                         "finish_reason": "stop"}]}
-
-
-class Stub:
-    """A chat-completions server whose every reply comes from ``respond(body) -> (status, payload, delay)``."""
-
-    def __init__(self, respond):
-        stub = self
-        self.requests: list[dict] = []
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):
-                raw = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                body = json.loads(raw)
-                stub.requests.append({"path": self.path, "headers": dict(self.headers), "body": body})
-                status, payload, delay = respond(body)
-                time.sleep(delay)
-                data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
-                try:
-                    self.send_response(status)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(data)))
-                    self.end_headers()
-                    self.wfile.write(data)
-                except OSError:
-                    pass  # the client gave up (timeout test)
-
-            def log_message(self, *args):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.base_url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
-        threading.Thread(target=self.server.serve_forever, args=(0.01,), daemon=True).start()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.server.shutdown()
-        self.server.server_close()
-
-
-def dead_url() -> str:
-    """A loopback URL on a port nothing listens on."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    return f"http://127.0.0.1:{port}/v1"
-
-
 def test_one_request_carries_model_messages_extra_fields_and_key():
-    with Stub(lambda body: (200, completion("hello"), 0)) as stub:
+    with Stub(lambda body, n: (200, completion("hello"), 0)) as stub:
         client = ChatClient(model="m-1", base_url=stub.base_url + "/", api_key="sekret", timeout=5)
         reply = client.complete(user_message("hi"), temperature=0.0, enable_thinking=False)
     assert reply.content == "hello"
@@ -90,21 +33,21 @@ def test_one_request_carries_model_messages_extra_fields_and_key():
 
 
 def test_no_key_sends_no_authorization_header():
-    with Stub(lambda body: (200, completion("x"), 0)) as stub:
+    with Stub(lambda body, n: (200, completion("x"), 0)) as stub:
         ChatClient(model="m", base_url=stub.base_url, timeout=5).complete(user_message("q"))
     assert "Authorization" not in stub.requests[0]["headers"]
 
 
 def test_null_content_is_empty_text_and_parts_are_joined():
-    with Stub(lambda body: (200, completion(None), 0)) as stub:
+    with Stub(lambda body, n: (200, completion(None), 0)) as stub:
         assert ChatClient(model="m", base_url=stub.base_url, timeout=5).complete(user_message("q")).content == ""
     parts = [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]
-    with Stub(lambda body: (200, completion(parts), 0)) as stub:
+    with Stub(lambda body, n: (200, completion(parts), 0)) as stub:
         assert ChatClient(model="m", base_url=stub.base_url, timeout=5).complete(user_message("q")).content == "ab"
 
 
 def test_http_error_keeps_status_and_body_and_its_detail_omits_the_address():
-    with Stub(lambda body: (429, {"error": {"message": "slow down"}}, 0)) as stub:
+    with Stub(lambda body, n: (429, {"error": {"message": "slow down"}}, 0)) as stub:
         client = ChatClient(model="m", base_url=stub.base_url, timeout=5)
         with pytest.raises(ChatHTTPError) as caught:
             client.complete(user_message("q"))
@@ -116,16 +59,16 @@ def test_http_error_keeps_status_and_body_and_its_detail_omits_the_address():
 
 
 def test_reply_that_is_not_a_completion_is_a_bad_reply():
-    with Stub(lambda body: (200, b"<html>oops</html>", 0)) as stub:
+    with Stub(lambda body, n: (200, b"<html>oops</html>", 0)) as stub:
         with pytest.raises(ChatBadReply):
             ChatClient(model="m", base_url=stub.base_url, timeout=5).complete(user_message("q"))
-    with Stub(lambda body: (200, {"choices": []}, 0)) as stub:
+    with Stub(lambda body, n: (200, {"choices": []}, 0)) as stub:
         with pytest.raises(ChatBadReply):
             ChatClient(model="m", base_url=stub.base_url, timeout=5).complete(user_message("q"))
 
 
 def test_slow_server_is_a_timeout():
-    with Stub(lambda body: (200, completion("late"), 0.6)) as stub:
+    with Stub(lambda body, n: (200, completion("late"), 0.6)) as stub:
         client = ChatClient(model="m", base_url=stub.base_url, timeout=0.15)
         started = time.monotonic()
         with pytest.raises(ChatTimeout):
@@ -144,7 +87,7 @@ def test_loopback_requests_ignore_proxy_settings(monkeypatch):
     monkeypatch.setenv("HTTP_PROXY", dead_url().removesuffix("/v1"))
     monkeypatch.delenv("no_proxy", raising=False)
     monkeypatch.delenv("NO_PROXY", raising=False)
-    with Stub(lambda body: (200, completion("direct"), 0)) as stub:
+    with Stub(lambda body, n: (200, completion("direct"), 0)) as stub:
         assert ChatClient(model="m", base_url=stub.base_url, timeout=5).complete(user_message("q")).content == "direct"
 
 

@@ -5,12 +5,11 @@ from __future__ import annotations
 import json
 import re
 import socket
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from stub_server import Stub, completion
 
 from locomo_repro.chat import ChatClient, ChatHTTPError
 from locomo_repro.refined import judge
@@ -29,10 +28,6 @@ QUESTIONS = [
 PREDICTIONS = ["It is Paris.", "in May 2023", "Paris", "Rome"]
 
 
-def completion(content):
-    return {"choices": [{"index": 0, "message": {"role": "assistant", "content": content}}]}
-
-
 def verdict(body) -> str:
     """CORRECT when the gold text appears in the generated answer (the stub's idea of a judge)."""
     prompt = body["messages"][0]["content"]
@@ -43,56 +38,6 @@ def verdict(body) -> str:
 
 def ok(body):
     return 200, completion(f'The answer matches.\n```json\n{{"label": "{verdict(body)}"}}\n```'), 0
-
-
-class Stub:
-    """Chat-completions server on 127.0.0.1; ``respond(body, n)`` gives (status, payload, delay) for request n (0-based)."""
-
-    def __init__(self, respond):
-        stub = self
-        self.bodies: list[dict] = []
-        self.headers: list[dict] = []
-        self.in_flight = self.max_in_flight = 0
-        lock = threading.Lock()
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
-                with lock:
-                    n = len(stub.bodies)
-                    stub.bodies.append(body)
-                    stub.headers.append(dict(self.headers))
-                    stub.in_flight += 1
-                    stub.max_in_flight = max(stub.max_in_flight, stub.in_flight)
-                try:
-                    status, payload, delay = respond(body, n)
-                    time.sleep(delay)
-                    data = json.dumps(payload).encode() if not isinstance(payload, bytes) else payload
-                    self.send_response(status)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(data)))
-                    self.end_headers()
-                    self.wfile.write(data)
-                except OSError:
-                    pass
-                finally:
-                    with lock:
-                        stub.in_flight -= 1
-
-            def log_message(self, *args):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.base_url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
-        threading.Thread(target=self.server.serve_forever, args=(0.01,), daemon=True).start()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.server.shutdown()
-        self.server.server_close()
 
 
 @pytest.fixture(autouse=True)

@@ -2,9 +2,10 @@
 
 An arm is a factory that receives the user's ``--data`` argument (``None``
 for the default dataset; resolve it with ``locomo_repro.dataset.resolve``)
-and returns an answerer ``answer(sample_id, question_text) -> str``. The bench
-registers its memory + reader arms with ``register_arm``; the kit itself
-only has ``abstain``, which declines every question.
+and returns an answerer ``answer(sample_id, question_text) -> str``. Registered
+here: ``abstain``, which declines every question, and every memory + reader arm
+of the bench's arm sets (``KIT_ARMS``), read at the default settings. Other arms
+come in through ``register_arm``.
 """
 
 from __future__ import annotations
@@ -29,6 +30,85 @@ def _abstain(_data: str | None) -> Answerer:
 
 
 _ARMS: dict[str, ArmFactory] = {"abstain": _abstain}
+
+#: Every arm of the bench's arm sets, with an arm set that builds it.
+KIT_ARMS: dict[str, str] = {
+    "vector": "main",
+    "graph": "main",
+    "graph+edge": "main",
+    "oracle": "main",
+    "scoped": "factor",
+    "span": "factor",
+    "vector+set": "walk",
+    "path": "walk",
+    "path+set": "walk",
+    "oracle+set": "read",
+    "graph+set": "gather",
+}
+
+
+class KitAnswerer:
+    """One bench arm answering questions about the dataset's conversations, at ``read.Options()``.
+
+    Each conversation's memories are built (``bench.build``) the first time it is
+    asked about.  A question is found by its text in its conversation, exactly or
+    with surrounding spaces dropped (Refined's export strips them), and is put to
+    the memory and reader in the dataset's own wording, as ``bench.run`` does; the
+    oracle finds its evidence by that text (reference behaviour).
+    """
+
+    def __init__(self, arm: str, arm_set: str, data: str | None) -> None:
+        from .. import dataset
+        from ..read import Options
+
+        try:
+            samples = dataset.load(data)
+        except dataset.DatasetError as exc:
+            raise ArmError(str(exc)) from None
+        self.arm = arm
+        self.arm_set = arm_set
+        self.options = Options()
+        self._samples = {s.id: s for s in samples}
+        self._built: dict[str, tuple[Any, Any]] = {}
+
+    def _case(self, sample_id: str):
+        """The built conversation and this arm in it."""
+        if sample_id not in self._built:
+            from .. import bench
+
+            sample = self._samples.get(sample_id)
+            if sample is None:
+                raise ArmError(f"no conversation {sample_id!r} in the dataset")
+            (case,) = bench.build([sample], self.arm_set)
+            self._built[sample_id] = (case, next(a for a in case.arms if a.name == self.arm))
+        return self._built[sample_id]
+
+    def _wording(self, sample_id: str, question: str) -> str:
+        """The dataset's text of ``question`` in conversation ``sample_id``."""
+        texts = [q.text for q in self._samples[sample_id].questions]
+        if question in texts:
+            return question
+        loose = question.strip()
+        found = next((t for t in texts if t.strip() == loose), None)
+        if found is None:
+            raise ArmError(f"no question {question!r} in conversation {sample_id} of the dataset")
+        return found
+
+    def __call__(self, sample_id: str, question: str) -> str:
+        from ..memory import sure
+
+        case, arm = self._case(sample_id)
+        text = self._wording(sample_id, question)
+        cites = arm.memory.recall(text, self.options.k)
+        return arm.read(text, cites, sure(case.vocab, text, cites), case.vocab, self.options)
+
+
+def _kit_arm(arm: str, arm_set: str) -> ArmFactory:
+    return lambda data: KitAnswerer(arm, arm_set, data)
+
+
+for _name, _arm_set in KIT_ARMS.items():
+    _ARMS[_name] = _kit_arm(_name, _arm_set)
 
 
 def register_arm(name: str, factory: ArmFactory) -> None:

@@ -1,0 +1,312 @@
+"""A reader with a language model behind it, read beside the deterministic one.
+
+Matches ``Model`` (``Read``, ``Alone``, ``Cost``), ``Memo``, ``tidy``,
+``twin`` and ``Nothing`` of hanzoai/semantic bench/locomo (model.go) and the
+chat settings ``NewModel`` gives ``extract.Chat`` (temperature 0, a 384-token
+reply cap, seven attempts with a doubling pause of at most 30 s, a two-minute
+request timeout).  The prompts are the kit's own wording.
+
+The floor is applied before the model is asked, so a memory that declines
+costs nothing; a failed call declines and is counted; every answer is kept on
+disk under a hash of (model, prompt) so a stopped run resumes and a repeat is
+free, and failures are never kept.  The requests go through the kit's
+``locomo_repro.chat`` client.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import TextIO
+
+from .bench import Arm
+from .chat import ChatBadReply, ChatClient, ChatError, ChatHTTPError, retry, user_message
+from .dataset import write_atomic
+from .memory import Cite
+from .metric import DECLINE
+from .read import Options, Reader
+from .terms import Vocabulary
+
+#: The reference's endpoint (Hanzo's OpenAI-compatible gateway).
+DEFAULT_BASE_URL = "https://api.hanzo.ai/v1"
+#: Environment variables holding the API key, the first one set wins.
+KEY_VARIABLES = ("HANZO_API_KEY", "OPENAI_API_KEY")
+#: Where answers are kept unless ``-memo`` says otherwise (relative to the working folder).
+DEFAULT_MEMO = "out/said"
+#: Most tokens a reply may run to: room for a short answer after some thinking.
+REPLY_CAP = 384
+#: Attempts per request, the first pause, the longest pause, and the per-request timeout (seconds).
+ATTEMPTS = 7
+FIRST_PAUSE = 1.0
+LONGEST_PAUSE = 30.0
+TIMEOUT = 120.0
+#: HTTP statuses worth another attempt: busy, or broken behind the endpoint.
+TRANSIENT = frozenset({429, 500, 502, 503, 504})
+#: Failures described on stderr; the rest are only counted.
+SHOWN_FAILURES = 5
+
+#: Sends one prompt and returns the model's raw reply; raises ``ChatError`` on failure.
+Complete = Callable[[str], str]
+
+
+def api_key(environ: Mapping[str, str] = os.environ) -> str | None:
+    """The key from the first of ``KEY_VARIABLES`` that is set and not empty."""
+    return next((environ[v] for v in KEY_VARIABLES if environ.get(v)), None)
+
+
+class _Final(Exception):
+    """Carries a failure that another attempt would only repeat past ``retry``."""
+
+    def __init__(self, error: ChatError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+def pause(_error: BaseException, attempt: int) -> float:
+    """The wait after failed attempt ``attempt``: 1 s doubled each time, at most 30 s."""
+    return min(FIRST_PAUSE * 2 ** (attempt - 1), LONGEST_PAUSE)
+
+
+def chat_completer(
+    client: ChatClient, attempts: int = ATTEMPTS, sleep: Callable[[float], object] = time.sleep
+) -> Complete:
+    """A ``Complete`` over a chat client: one user turn, temperature 0, the reply cap.
+
+    A timeout, a lost connection or a transient status is tried again; any
+    other status or an unreadable reply fails at once (the reference's rule;
+    the pause does not read ``Retry-After``, which the kit's client does not keep).
+    """
+
+    def once(prompt: str) -> str:
+        try:
+            return client.complete(user_message(prompt), temperature=0, max_tokens=REPLY_CAP).content
+        except ChatHTTPError as error:
+            if error.status in TRANSIENT:
+                raise
+            raise _Final(error) from None
+        except ChatBadReply as error:
+            raise _Final(error) from None
+
+    def complete(prompt: str) -> str:
+        try:
+            return retry(lambda: once(prompt), attempts=attempts, delay=pause, sleep=sleep)
+        except _Final as final:
+            raise final.error from None
+
+    return complete
+
+
+class Memo:
+    """A ``Complete`` whose answers are kept in a folder, one file per (model, prompt).
+
+    The file is named by the first 32 hex digits of sha256(model + newline +
+    prompt) and holds the raw reply.  A failure is not written down, so the
+    next run asks again.  With no folder every prompt is asked.
+    """
+
+    def __init__(self, complete: Complete, folder: str | os.PathLike[str] | None, model: str,
+                 errors: TextIO | None = None) -> None:
+        self._complete = complete
+        self.folder = Path(folder) if folder else None
+        self.model = model
+        self.hits = 0
+        self._errors = errors
+        self._warned = False
+
+    def path(self, prompt: str) -> Path | None:
+        """Where the answer to ``prompt`` is kept (``None`` without a folder)."""
+        if self.folder is None:
+            return None
+        digest = hashlib.sha256(f"{self.model}\n{prompt}".encode()).hexdigest()
+        return self.folder / digest[:32]
+
+    def __call__(self, prompt: str) -> str:
+        path = self.path(prompt)
+        if path is None:
+            return self._complete(prompt)
+        try:
+            said = path.read_bytes().decode("utf-8")
+        except (OSError, UnicodeDecodeError):
+            pass
+        else:
+            self.hits += 1
+            return said
+        said = self._complete(prompt)
+        try:
+            write_atomic(path, said.encode("utf-8"))
+        except OSError as error:
+            if not self._warned and self._errors is not None:
+                print(f"locomo-repro: answers are not being kept in {self.folder}: {error}", file=self._errors)
+            self._warned = True
+        return said
+
+
+_EVIDENCE_PROMPT = """\
+The lines below are taken from a long chat between two friends that ran over many months. \
+Each line starts with the date, then names who spoke and quotes them.
+
+{lines}
+
+Question: {question}
+
+Reply with a short answer of a few words, borrowing the chat's own words where you can. \
+Separate several items with commas. For a question about when something happened, give a date \
+written like "8 May, 2023". If the lines above do not hold the answer, reply exactly: No information available.
+
+Give only the answer, with nothing before or after it."""
+
+_BARE_PROMPT = """\
+Two friends chatted with each other over many months. This question is about their chat.
+
+Question: {question}
+
+Reply with a short answer of a few words. \
+Separate several items with commas. For a question about when something happened, give a date \
+written like "8 May, 2023". If you do not know, reply exactly: No information available.
+
+Give only the answer, with nothing before or after it."""
+
+
+def evidence_prompt(question: str, cites: Sequence[Cite]) -> str:
+    """The question with the cited turns, each turn once in first-cited order, as ``Turn.line`` writes it."""
+    seen: set[str] = set()
+    lines: list[str] = []
+    for c in cites:
+        if c.turn.id not in seen:
+            seen.add(c.turn.id)
+            lines.append(c.turn.line())
+    return _EVIDENCE_PROMPT.format(lines="\n".join(lines), question=question)
+
+
+def bare_prompt(question: str) -> str:
+    """The question with no conversation: the contamination control's prompt."""
+    return _BARE_PROMPT.format(question=question)
+
+
+_QUOTES = "\"'\u201c\u201d"
+#: What Go's ``strings.TrimSpace`` trims (Python's ``str.strip`` also trims U+001C..U+001F).
+_SPACE = "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+
+
+def tidy(said: str) -> str:
+    """The model's reply cut to its answer: only wrapping goes, never content.
+
+    Drops what precedes the last ``</think>``, a leading ``Answer:``, quotes
+    at either end and one final full stop (not an ellipsis); nothing left
+    declines.  Matches the reference's ``tidy``.
+    """
+    out = said.strip(_SPACE)
+    at = out.rfind("</think>")
+    if at >= 0:
+        out = out[at + len("</think>"):].strip(_SPACE)
+    out = out.removeprefix("Answer:").strip(_SPACE)
+    # Quotes go before the full stop, so '"Paris".' keeps its closing quote (reference behaviour).
+    out = out.strip(_QUOTES)
+    if len(out.encode()) > 1 and out.endswith(".") and not out.endswith(".."):
+        out = out[:-1]
+    return out or DECLINE
+
+
+class Model:
+    """Reads evidence with a model; counts what was asked, answered from disk, and lost.
+
+    ``read`` and ``alone`` have the signature of ``locomo_repro.read.reply``,
+    so either plugs into ``bench.Arm``.
+    """
+
+    def __init__(self, name: str, memo: Memo, errors: TextIO | None = None) -> None:
+        self.name = name
+        self.memo = memo
+        self._errors = errors
+        self.calls = 0
+        self.fails = 0
+
+    def __repr__(self) -> str:  # never the client, which holds the key
+        return f"Model({self.name!r})"
+
+    @property
+    def hits(self) -> int:
+        """Answers that cost nothing: read from the memo folder."""
+        return self.memo.hits
+
+    def _ask(self, prompt: str) -> str:
+        self.calls += 1
+        try:
+            said = self.memo(prompt)
+        except ChatError as error:
+            self.fails += 1
+            if self.fails <= SHOWN_FAILURES and self._errors is not None:
+                print(f"locomo-repro: model {self.name}: {error}", file=self._errors)
+            return DECLINE
+        return tidy(said)
+
+    def read(self, question: str, cites: Sequence[Cite], confidence: float, vocab: Vocabulary,
+             options: Options) -> str:
+        """The model's answer from the cited turns; declines, unasked, under the floor or with no cites."""
+        if not cites or confidence < options.floor:
+            return DECLINE
+        return self._ask(evidence_prompt(question, cites))
+
+    def alone(self, question: str, cites: Sequence[Cite], confidence: float, vocab: Vocabulary,
+              options: Options) -> str:
+        """The model's answer to the question alone: evidence and floor ignored (the control)."""
+        return self._ask(bare_prompt(question))
+
+    def cost(self) -> str:
+        """One line: questions asked, answered from disk, bought (asked less from disk, failures
+        included, as the reference counts), and failed."""
+        return (f"model {self.name}: {self.calls} questions asked, {self.hits} answered from disk, "
+                f"{self.calls - self.hits} bought, {self.fails} failed")
+
+
+def open_model(
+    name: str,
+    base_url: str = DEFAULT_BASE_URL,
+    key: str | None = None,
+    memo: str | os.PathLike[str] | None = DEFAULT_MEMO,
+    *,
+    errors: TextIO | None = sys.stderr,
+    attempts: int = ATTEMPTS,
+    timeout: float = TIMEOUT,
+    sleep: Callable[[float], object] = time.sleep,
+) -> Model:
+    """The model a run reads with: a chat endpoint behind a memo folder (``NewModel``)."""
+    client = ChatClient(model=name, base_url=base_url, api_key=key, timeout=timeout)
+    memoised = Memo(chat_completer(client, attempts, sleep), memo, name, errors)
+    return Model(name, memoised, errors)
+
+
+class Nothing:
+    """A memory that holds nothing: what the contamination control answers from."""
+
+    name = "closed"
+
+    def recall(self, question: str, k: int) -> list[Cite]:
+        return []
+
+
+def twin(arms: Sequence[Arm], read: Reader) -> list[Arm]:
+    """One ``<memory>+model`` arm per distinct memory of ``arms``, in first-seen order.
+
+    Two arms over one memory return the same evidence, so one model arm reads it.
+    """
+    seen: set[str] = set()
+    out: list[Arm] = []
+    for arm in arms:
+        name = arm.memory.name
+        if name not in seen:
+            seen.add(name)
+            out.append(Arm(f"{name}+model", arm.memory, read))
+    return out
+
+
+def model_arms(arms: Sequence[Arm], model: Model, closed: bool = False) -> list[Arm]:
+    """The arms a model adds to a built set: its twins and, with ``closed``, the control."""
+    out = twin(arms, model.read)
+    if closed:
+        out.append(Arm("closed", Nothing(), model.alone))
+    return out
