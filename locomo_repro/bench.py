@@ -18,7 +18,7 @@ from .read import Options, Reader, gather, recite, reply
 from .terms import Vocabulary
 
 #: The arm sets a run can ask for.
-ARM_SETS = ("main", "factor", "walk", "read", "gather")
+ARM_SETS = ("main", "factor", "walk", "read", "gather", "hops")
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,12 +133,18 @@ class Tally:
 
 
 def build(
-    samples: Sequence[Sample], arm_set: str = "main", blind: bool = False, derive: bool = True
+    samples: Sequence[Sample],
+    arm_set: str = "main",
+    blind: bool = False,
+    derive: bool = True,
+    coref: bool = False,
 ) -> list[Case]:
     """Build every conversation's vocabulary, memories and arms.
 
     ``blind`` empties each graph after it is built; ``derive=False`` gives the
-    reasoner no rule (the derived-facts ablation).
+    reasoner no rule (the derived-facts ablation); ``coref`` lets the dialogue
+    reader bind third-person pronouns per session (the README's coreference
+    experiment, reconstructed: ``talk.third_person``).
     """
     from .graph import NAMING, Knowledge
     from .vector import VectorMemory
@@ -147,7 +153,7 @@ def build(
     for sample in samples:
         vocab = Vocabulary([t.text for t in sample.turns])
         vector = VectorMemory(sample.turns, vocab)
-        graph = Knowledge(sample, vocab, (NAMING,) if derive else ())
+        graph = Knowledge(sample, vocab, (NAMING,) if derive else (), coref=coref)
         if blind:
             graph.blind()
         cases.append(Case(sample, vocab, graph, _arms(arm_set, sample, vocab, vector, graph)))
@@ -198,6 +204,22 @@ def _arms(arm_set: str, sample: Sample, vocab: Vocabulary, vector, graph) -> lis
         # The graph read with the +set reader: the README's "How far to walk"
         # graph column, which the reference measured outside its arm sets.
         return [Arm("graph", graph, reply), Arm("graph+set", graph, gather)]
+    if arm_set == "hops":
+        # The README's "How far to walk": every column read with Gather, the
+        # walk taken one, two and three hops, guided (path<h>) and not (walk<h>).
+        # Not in the reference's source; see path.Path.  The README heads the
+        # first two columns graph and path; an arm's name means one memory and
+        # one reader in every set, so here they are graph+set and path+set.
+        from .path import Path
+
+        return [
+            Arm("graph+set", graph, gather),
+            Arm("path+set", Path(graph), gather),
+            Arm("path2", Path(graph, 2), gather),
+            Arm("path3", Path(graph, 3), gather),
+            Arm("walk2", Path(graph, 2, guided=False), gather),
+            Arm("walk3", Path(graph, 3, guided=False), gather),
+        ]
     if arm_set == "factor":
         from .factor import Scoped, Span
 

@@ -52,9 +52,11 @@ def parser() -> argparse.ArgumentParser:
     _flag(p, "show", type=int, default=0, metavar="N", help="print N answered questions per category")
     _flag(p, "only", type=int, default=0, metavar="N", help="use only the first N conversations")
     _flag(p, "quiet", action="store_true", help="leave out the per-conversation build lines")
-    _flag(p, "arms", default="main", choices=bench.ARM_SETS, help="arm set: main, factor, walk, read, or gather (graph read with the +set reader)")
+    _flag(p, "arms", default="main", choices=bench.ARM_SETS, help="arm set: main, factor, walk, read, gather (graph read with the +set reader), or hops (graph+set and walks of 1-3 hops, guided and not, all read with the +set reader)")
     _flag(p, "blind", action="store_true", help="empty every graph after building it")
     _flag(p, "no-derived", action="store_true", help="give the reasoner no rule: the derived-facts ablation")
+    _flag(p, "coref", action="store_true",
+          help="let the dialogue reader bind he/she/him/his/her per session by coreference (not in the reference)")
     _flag(p, "model", metavar="NAME",
           help="also read each memory's evidence with this model, beside the deterministic reader "
                "(API key from HANZO_API_KEY, else OPENAI_API_KEY)")
@@ -132,7 +134,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     samples = load(args.data)
     if args.only > 0:
         samples = samples[: args.only]
-    cases = bench.build(samples, args.arms, args.blind, derive=not args.no_derived)
+    cases = bench.build(samples, args.arms, args.blind, derive=not args.no_derived, coref=args.coref)
     if reader is not None:
         bench.add_model_arms(cases, reader, args.closed)
     report(samples, cases, args, opts, out)
@@ -151,6 +153,10 @@ def report(
     out.write(f"{len(samples)} conversations, {sessions} sessions, {turns} turns, {asked} questions\n\n")
     if not (args.quiet or args.sweep):
         out.write(bench.build_lines(cases))
+    if getattr(args, "coref", False):
+        hit = sum(c.knowledge.bound[0] for c in cases)
+        said = sum(c.knowledge.bound[1] for c in cases)
+        out.write(f"coreference decides the subject of {hit}/{said} statement sentences ({100 * hit / said:.1f}%)\n")
     speaker, known, total = bench.subjects(cases)
     out.write(
         f"questions naming a speaker {speaker}/{total} ({100 * speaker / total:.1f}%), "

@@ -18,7 +18,7 @@ from .dataset import Sample, day
 from .memory import Cite
 from .reason import Engine, Pattern, Rule
 from .store import INNER, SPACE, Store
-from .talk import Claim, known_names, read_conversation, subject
+from .talk import Claim, bound_subjects, known_names, read_conversation, subject, third_person
 from .terms import Vocabulary
 from .text import terms
 
@@ -54,11 +54,21 @@ class Knowledge:
 
     name = "graph"
 
-    def __init__(self, sample: Sample, vocab: Vocabulary, rules: tuple[Rule, ...] = (NAMING,)):
+    def __init__(
+        self, sample: Sample, vocab: Vocabulary, rules: tuple[Rule, ...] = (NAMING,), coref: bool = False
+    ):
         self.turns = sample.turns
         self.vocab = vocab
         self.people = known_names(sample.turns, sample.speakers)
-        claims = read_conversation(sample.turns, sample.speakers, frozenset(self.people))
+        people = frozenset(self.people)
+        # ``coref`` binds third-person pronouns per session (not in the
+        # reference; ``talk.third_person``); ``bound`` is then (statement
+        # sentences whose subject a pronoun decided, statement sentences).
+        self.bound: tuple[int, int] | None = None
+        pronouns = third_person(sample.turns, sample.speakers, people) if coref else None
+        if pronouns is not None:
+            self.bound = bound_subjects(sample.turns, sample.speakers, people, pronouns)
+        claims = read_conversation(sample.turns, sample.speakers, people, pronouns)
         facts = [kg.Triple(c.subject, c.predicate, c.object, c.cite, c.turn, c.score) for c in claims]
         self.claims = len(facts)
         model = Engine(rules, depth=1).run(facts)

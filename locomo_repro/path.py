@@ -5,10 +5,23 @@ into every known name the question mentions are scored by
 ``cover(focus, edge terms) × cover(edge stems, focus terms)``; the best edge
 brings its whole relation (same source node, same stemmed predicate) with it,
 each value citing the first of its turns not already cited.
+
+``Path(knowledge, hops, guided)`` also walks further, which the reference
+measured and then removed (the README's "How far to walk"; no stored version of
+path.go keeps that code, so this is a reconstruction).  Hop ``h + 1`` takes the
+edges out of and into the nodes first reached at hop ``h`` (each edge once, as
+``kg.Graph.walk`` counts hops), and every edge reached at any hop is scored and
+grouped exactly as the one-hop edges are.  *Guided*: a node is walked through
+only when the question mentions something of it, that is when a stem of the
+node's name is among the question's focus stems (the stems the edges are
+scored against: the question less stop words, question words and its subject).
+*Unguided*: every node reached is walked through.  One hop is the same walk
+either way, and ``hops=1`` is the reference arm unchanged.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from . import kg
@@ -16,7 +29,7 @@ from .graph import Knowledge
 from .memory import Cite
 from .gostrings import fields, to_lower
 from .talk import mentions
-from .text import stem, stems
+from .text import stem, stems, terms
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,12 +46,22 @@ def relation(label: str) -> str:
 
 
 class Path:
-    """A conversation's graph, read by walking one hop out of the question's names."""
+    """A conversation's graph, read by walking ``hops`` hops out of the question's names.
+
+    Named ``path`` at one hop (the reference arm), ``path<h>`` guided and
+    ``walk<h>`` unguided beyond it.
+    """
 
     name = "path"
 
-    def __init__(self, knowledge: Knowledge):
+    def __init__(self, knowledge: Knowledge, hops: int = 1, guided: bool = True):
+        if hops < 1:
+            raise ValueError(f"a walk takes at least one hop, got {hops}")
         self.knowledge = knowledge
+        self.hops = hops
+        self.guided = guided
+        if hops > 1:
+            self.name = f"{'path' if guided else 'walk'}{hops}"
         self._said: dict[str, _Said] = {}
 
     def _wording(self, edge: kg.Edge) -> _Said:
@@ -58,6 +81,31 @@ class Path:
                 out.append(node)
         return out
 
+    def reach(self, question: str, want: frozenset[str]) -> Iterator[kg.Edge]:
+        """Every edge within ``hops`` of the question's names, hop by hop (repeats included).
+
+        Each hop lists, node by node in the order the nodes were reached, the
+        node's out-edges then its in-edges; the far end of an edge is walked
+        through at the next hop if it was not reached before and, when guided,
+        shares a stem with ``want`` (the question's focus).
+        """
+        graph = self.knowledge.graph
+        front = self.starts(question)
+        reached = set(front)
+        for hop in range(1, self.hops + 1):
+            ahead: list[str] = []
+            for node in front:
+                for edge in (*graph.out_edges(node), *graph.in_edges(node)):
+                    yield edge
+                    if hop == self.hops:
+                        continue
+                    far = edge.target if edge.source == node else edge.source
+                    if far not in reached:
+                        reached.add(far)
+                        if not self.guided or not want.isdisjoint(terms(far)):
+                            ahead.append(far)
+            front = ahead
+
     def recall(self, question: str, k: int) -> list[Cite]:
         know = self.knowledge
         vocab = know.vocab
@@ -65,15 +113,14 @@ class Path:
         want = frozenset(focus)
         found: list[tuple[float, kg.Edge]] = []
         seen: set[str] = set()
-        for node in self.starts(question):
-            for edge in (*know.graph.out_edges(node), *know.graph.in_edges(node)):
-                if edge.id in seen:
-                    continue
-                seen.add(edge.id)
-                said = self._wording(edge)
-                hit = vocab.cover(focus, said.set)
-                if hit and (score := hit * vocab.cover(said.list, want)) > 0:
-                    found.append((score, edge))
+        for edge in self.reach(question, want):
+            if edge.id in seen:
+                continue
+            seen.add(edge.id)
+            said = self._wording(edge)
+            hit = vocab.cover(focus, said.set)
+            if hit and (score := hit * vocab.cover(said.list, want)) > 0:
+                found.append((score, edge))
         found.sort(key=lambda r: (-r[0], r[1].id))
 
         kin: dict[tuple[str, str], list[tuple[float, kg.Edge]]] = {}

@@ -16,12 +16,16 @@ Go string semantics that decide results are reproduced exactly: byte lengths,
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+import re
+from bisect import bisect_right
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import groupby
 
+from .coref import coref, gazetteer
 from .dataset import Turn, day
 from .lexicon import AUXILIARY, FIRST, NEGATION, SECOND, STOP, VERBS
-from .gostrings import equal_fold, fields, to_lower
+from .gostrings import SPACE, equal_fold, fields, to_lower
 from .text import is_question, is_word_char, sentences, words
 
 #: Confidence of every claim the reader makes (a person stating something).
@@ -67,26 +71,35 @@ _LATIN1_LETTER = tuple(_byte_is_letter(b) for b in range(256))
 # --- the reader --------------------------------------------------------------
 
 
+def statements(text: str) -> Iterator[tuple[int, str, tuple[str, ...]]]:
+    """The sentences claims are read from — not questions, at least one word — with their index and words."""
+    for index, sentence in enumerate(sentences(text)):
+        if not is_question(sentence) and (ws := words(sentence)):
+            yield index, sentence, ws
+
+
 def read(
-    turn: Turn, at: int, speaker: str, other: str, names: Collection[str] | None
+    turn: Turn,
+    at: int,
+    speaker: str,
+    other: str,
+    names: Collection[str] | None,
+    bound: Mapping[int, Mapping[int, str]] | None = None,
 ) -> list[Claim]:
     """The claims one turn makes (reference ``Read``).
 
     ``at`` is the turn's index in its conversation, ``speaker`` the person
     talking and ``other`` the person addressed; ``names`` holds lowercased
     known names (membership only), so a third party named in a sentence is
-    bound to themselves.
+    bound to themselves.  ``bound`` (not in the reference; see
+    ``third_person``) maps a sentence's index in the turn to the people its
+    third-person pronouns stand for, by word index.
     """
     known = names if names is not None else frozenset()
     date = day(turn.date)
     out: list[Claim] = []
-    for sentence in sentences(turn.text):
-        if is_question(sentence):
-            continue
-        ws = words(sentence)
-        if not ws:
-            continue
-        person, start = who(ws, speaker, other, known)
+    for index, sentence, ws in statements(turn.text):
+        person, start = who(ws, speaker, other, known, bound.get(index) if bound else None)
         verb, rest = predicate(ws[start:])
         for phrase in phrases(rest):
             out.append(Claim(person, verb, phrase, STATED, date, turn.id, at, sentence))
@@ -96,29 +109,39 @@ def read(
 
 
 def read_conversation(
-    turns: Sequence[Turn], speakers: tuple[str, str], names: Collection[str]
+    turns: Sequence[Turn],
+    speakers: tuple[str, str],
+    names: Collection[str],
+    bound: Mapping[int, Mapping[int, Mapping[int, str]]] | None = None,
 ) -> list[Claim]:
     """Every claim of a conversation, turn by turn, in order.
 
     The person addressed is the first speaker unless the turn's speaker is the
     first speaker, then the second (so a turn by a third voice addresses the
-    first speaker), as the reference graph builder picks it.
+    first speaker), as the reference graph builder picks it.  ``bound`` is
+    ``third_person``'s result, by turn index (none: the reference reader).
     """
     out: list[Claim] = []
     for at, turn in enumerate(turns):
         other = speakers[1] if turn.speaker == speakers[0] else speakers[0]
-        out.extend(read(turn, at, turn.speaker, other, names))
+        out.extend(read(turn, at, turn.speaker, other, names, bound.get(at) if bound else None))
     return out
 
 
 def who(
-    ws: Sequence[str], speaker: str, other: str, names: Collection[str]
+    ws: Sequence[str],
+    speaker: str,
+    other: str,
+    names: Collection[str],
+    bound: Mapping[int, str] | None = None,
 ) -> tuple[str, int]:
     """The subject of a sentence and the index just after the word that fixed it.
 
     First match wins, checked per word in this order: first person, second
     person, the speaker's name, the other's name (case-insensitively), a known
-    name (returned lowercased).  No match: the speaker, index 0.
+    name (returned lowercased), and then, only when ``bound`` is given, a
+    third-person pronoun bound to a person (``bound``: word index -> person).
+    No match: the speaker, index 0.
     """
     for i, w in enumerate(ws):
         if w in FIRST:
@@ -132,6 +155,8 @@ def who(
         low = to_lower(w)
         if low in names:
             return low, i + 1
+        if bound and i in bound:
+            return bound[i], i + 1
     return speaker, 0
 
 
@@ -313,3 +338,111 @@ def subject(question: str, names: Sequence[str]) -> str:
         if mentions(low, name):
             return name
     return ""
+
+
+# --- third-person pronouns (not in the reference) -------------------------------------
+
+#: The pronouns the reader binds: those the coreference pass admits for a person only.
+THIRD_PERSON = frozenset({"he", "him", "his", "she", "her"})
+
+
+def third_person(
+    turns: Sequence[Turn],
+    speakers: Iterable[str],
+    names: Collection[str],
+    pronouns: Collection[str] = THIRD_PERSON,
+    speakers_too: bool = False,
+) -> dict[int, dict[int, dict[int, str]]]:
+    """The person each third-person pronoun stands for: turn index -> sentence index -> word index -> person.
+
+    A reconstruction of the experiment the reference's talk.go describes and
+    removed ("extract.Coref over each session, so that 'she' reaches the name
+    an earlier turn gave it").  A session's turn texts, one a line, are one
+    text; every whole-word occurrence of a known name in it (``names``, the
+    speakers among them, each a single word as the reader reads it) is a
+    PERSON entity; ``coref`` chains the pronouns to the names, and a pronoun
+    in ``pronouns`` is bound to the head of its chain (lowercased).  The binding sits on the reader's word that carries the
+    pronoun ("she's" is the word "shes").  A binding to either speaker is
+    dropped unless ``speakers_too``: in a two-party dialogue the third person
+    is neither the speaker nor the one addressed.  Question sentences are text
+    like any other (they name people) though the reader reads no claim from them.
+    """
+    # Only a name the reader can read as one of its words is a person it can
+    # bind ("i'm", capitalised wherever it is written, is a harvested name the
+    # reader never matches: its word is "im").
+    gazette = {name: "PERSON" for name in sorted(names) if words(name) == (name,)}
+    voices = {to_lower(s) for s in speakers}
+    out: dict[int, dict[int, dict[int, str]]] = {}
+    for _, session in groupby(range(len(turns)), key=lambda i: turns[i].session):
+        lines: list[str] = []
+        places: list[tuple[int, int, int, int]] = []  # (start, end, turn, sentence index) of each field
+        firsts: list[int | None] = []  # the word index the field starts at (None: it holds no word)
+        at = 0
+        for t in session:
+            text = turns[t].text
+            for index, first, start, end in _fields(text):
+                places.append((at + start, at + end, t, index))
+                firsts.append(first)
+            lines.append(text)
+            at += len(text) + 1
+        text = "\n".join(lines)
+        offsets = [p[0] for p in places]
+        for chain in coref(text, gazetteer(text, gazette)):
+            person = to_lower(chain.head.text)
+            if chain.head.pronoun or (person in voices and not speakers_too):
+                continue
+            for m in chain.mentions:
+                if not (m.pronoun and to_lower(m.text) in pronouns):
+                    continue
+                k = bisect_right(offsets, m.start) - 1
+                if k < 0 or firsts[k] is None or places[k][1] <= m.start:
+                    continue
+                _, _, t, index = places[k]
+                out.setdefault(t, {}).setdefault(index, {})[firsts[k]] = person
+    return out
+
+
+_FIELD = re.compile(f"[^{re.escape(SPACE)}]+")
+
+
+def _fields(text: str) -> Iterator[tuple[int, int | None, int, int]]:
+    """Each whitespace field of each sentence of a turn: (sentence index, index in
+    ``words(sentence)`` of the field's first word or None, start and end of the field in the turn text).
+
+    A sentence whose words are not the concatenation of its fields' words
+    (possible only in odd spellings) yields no field.
+    """
+    at = 0
+    for index, sentence in enumerate(sentences(text)):
+        at = text.index(sentence, at)
+        spans = [(m.start(), m.end(), words(m.group())) for m in _FIELD.finditer(sentence)]
+        if [w for _, _, ws in spans for w in ws] == list(words(sentence)):
+            n = 0
+            for start, end, ws in spans:
+                yield index, (n if ws else None), at + start, at + end
+                n += len(ws)
+        at += len(sentence)
+
+
+def bound_subjects(
+    turns: Sequence[Turn],
+    speakers: tuple[str, str],
+    names: Collection[str],
+    bound: Mapping[int, Mapping[int, Mapping[int, str]]],
+) -> tuple[int, int]:
+    """(statement sentences whose subject a bound pronoun decided, statement sentences).
+
+    A statement sentence is one the reader reads claims from: not a question,
+    at least one word.
+    """
+    hit = total = 0
+    for at, turn in enumerate(turns):
+        other = speakers[1] if turn.speaker == speakers[0] else speakers[0]
+        here = bound.get(at, {})
+        for index, _, ws in statements(turn.text):
+            total += 1
+            _, start = who(ws, turn.speaker, other, names, here.get(index))
+            # A pronoun is no name nor first or second person, so a match on a
+            # bound word can only have come from its binding.
+            hit += start > 0 and start - 1 in here.get(index, {})
+    return hit, total

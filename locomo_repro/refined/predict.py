@@ -44,6 +44,10 @@ KIT_ARMS: dict[str, str] = {
     "path+set": "walk",
     "oracle+set": "read",
     "graph+set": "gather",
+    "path2": "hops",
+    "path3": "hops",
+    "walk2": "hops",
+    "walk3": "hops",
 }
 
 
