@@ -1,0 +1,247 @@
+"""Every number of the published README, measured with the kit: one test per entry of claims.yaml.
+
+The manifest is checked against its schema when it loads; the claim tests share
+one ``claims.Lab``, so each build (arm set, blind, derived facts) and each run
+(settings) happens once per session whatever the order.  ``pytest -m claims``
+runs only the claims; ``pytest -k reach`` the reach claims.
+"""
+
+from __future__ import annotations
+
+import copy
+import warnings
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import given
+from hypothesis import strategies as st
+
+from locomo_repro import claims, official
+from locomo_repro.predictions import parse
+
+MANIFEST_PATH = Path(__file__).resolve().parent.parent / "claims.yaml"
+MANIFEST = claims.load(MANIFEST_PATH)
+
+
+@pytest.fixture(scope="session")
+def lab(samples):
+    """The kit's measurements, shared by every claim of the session."""
+    return claims.Lab(samples)
+
+
+@pytest.mark.claims
+@pytest.mark.slow
+@pytest.mark.parametrize("claim", MANIFEST.claims, ids=[c.id for c in MANIFEST.claims])
+def test_claim(claim: claims.Claim, lab: claims.Lab, record_property):
+    """reproduced: measured = published at the printed precision; refuted: measured = the recorded value;
+    environment: measured and reported; unverifiable: no number (a warning once the kit gains what it needs)."""
+    got = claims.verdict(claim, lab, MANIFEST)
+    record_property("published", claim.published)
+    record_property("measured", got.shown)
+    if claim.status == "environment":
+        print(f"{claim.id}: published {claim.published}, measured here {got.shown}")
+    if got.notice:
+        warnings.warn(f"{claim.id}: {got.notice}", stacklevel=1)
+    assert got.ok, f"{claim.id} ({claim.status}): {got.problem}"
+
+
+# --- the manifest itself ---------------------------------------------------------------------
+
+
+def test_every_claim_has_a_status_and_the_refuted_ones_say_why():
+    assert len(MANIFEST.claims) >= 500
+    statuses = {c.status for c in MANIFEST.claims}
+    assert statuses <= set(claims.STATUSES)
+    for c in MANIFEST.claims:
+        if c.status != "reproduced":
+            assert c.reason and len(c.reason) > 20, c.id
+
+
+def test_every_reach_claim_is_selected_by_k_reach():
+    reach = [c for c in MANIFEST.claims if c.kind == "reach" or c.section == "What each index can reach at all"]
+    assert len(reach) >= 20
+    assert all("reach" in c.id for c in reach)
+
+
+RAW = yaml.load(MANIFEST_PATH.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
+def _with(change) -> dict:
+    data = copy.deepcopy(RAW)
+    change(data)
+    return data
+
+
+def _first(data: dict, cid: str) -> dict:
+    return next(c for c in data["claims"] if c["id"] == cid)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: _first(d, "intro.sessions").update(colour="red"), "claim 'intro.sessions' (entry 2): unknown key 'colour'"),
+        (lambda d: _first(d, "intro.sessions").pop("where"), "claim 'intro.sessions' (entry 2): missing 'where'"),
+        (lambda d: _first(d, "intro.sessions").update(status="plausible"),
+         "claim 'intro.sessions' (entry 2): status 'plausible'"),
+        (lambda d: _first(d, "intro.sessions").update(published="272.0"), "'272.0' is not printed at precision 1"),
+        (lambda d: _first(d, "intro.sessions").update(section="Epilogue"), "unknown section 'Epilogue'"),
+        (lambda d: _first(d, "intro.sessions").update(measures={"kind": "oracle"}), "measures kind 'oracle'"),
+        (lambda d: _first(d, "intro.sessions").update(measures={"kind": "dataset"}), "measures (dataset): missing 'field'"),
+        (lambda d: _first(d, "intro.sessions").update(
+            measures={"kind": "table", "run": "-arms nothing", "row": "overall", "metric": "F1"}), "run '-arms nothing'"),
+        (lambda d: _first(d, "intro.sessions").update(status="refuted", reason="because it is"), "needs 'measured'"),
+        (lambda d: _first(d, "intro.sessions").update(measured="271"), "'measured' is recorded only for a refuted claim"),
+        (lambda d: _first(d, "intro.sessions").update(status="environment"), "status environment needs a 'reason'"),
+        (lambda d: _first(d, "intro.conversations").update(value=9), "published 'Ten' means 10, value says 9"),
+        (lambda d: _first(d, "intro.sessions").update(id="intro.turns"), "duplicate id"),
+        (lambda d: _first(d, "factor.both").update(measures={"kind": "expr", "expr": "{factor.nothing} - 1"}),
+         "unknown claim 'factor.nothing'"),
+        (lambda d: _first(d, "factor.both").update(measures={"kind": "expr", "expr": "__import__('os')"}),
+         "is not allowed"),
+        (lambda d: d["not_claims"][0].update(value="Two", reason=""), "not_claims entry 1: 'reason' must be a non-empty string"),
+        (lambda d: d.update(extra=1), "unknown key 'extra'"),
+    ],
+)
+def test_a_malformed_manifest_is_refused_naming_the_entry(change, message):
+    with pytest.raises(claims.ManifestError) as err:
+        claims.validate(_with(change), "claims.yaml")
+    assert message in str(err.value)
+
+
+def test_load_reports_a_missing_file_in_one_line(tmp_path):
+    with pytest.raises(claims.ManifestError, match="cannot read"):
+        claims.load(tmp_path / "nothing.yaml")
+
+
+# --- agreement at the printed precision --------------------------------------------------------
+
+
+def _claim(published: str, precision: str, **kw) -> claims.Claim:
+    fields = dict(id="x", section="intro", where="w", measures={"kind": "option", "name": "k"},
+                  published=published, precision=precision, status="reproduced")
+    fields.update(kw)
+    return claims.Claim(**fields)
+
+
+@pytest.mark.parametrize(
+    ("published", "precision", "kw", "got", "holds"),
+    [
+        ("0.121", "0.001", {}, 0.12149, True),
+        ("0.121", "0.001", {}, 0.1216, False),
+        ("-0.029", "0.001", {}, -0.02914, True),
+        ("+0.152", "0.001", {}, 0.15246, True),
+        ("0.000", "0.001", {}, -0.0004, True),  # "-0.000" prints as zero
+        ("24%", "1", {"unit": "percent"}, 0.2436, True),
+        ("24%", "1", {"unit": "percent"}, 0.2451, False),
+        ("99.45%", "0.01", {"unit": "percent"}, 0.994461, True),
+        ("1,986", "1", {}, 1986, True),
+        ("half", "1/2", {"value": 0.5}, 0.502, True),
+        ("half", "1/2", {"value": 0.5}, 0.76, False),
+        ("quarter", "1/4", {"value": 0.25}, 0.2246, True),
+        ("fifth", "1/5", {"value": 0.2}, (0.2, 0.1996), True),
+        ("58–79%", "1", {"unit": "percent"}, (0.584, 0.787), True),
+        ("58–79%", "1", {"unit": "percent"}, (0.584, 0.797), False),
+        ("0.215 to 0.224", "0.001", {}, (0.2151, 0.2236), True),
+        ("12%", "1", {"unit": "percent", "compare": "brackets"}, (0.1329, 0.1219), True),
+        ("62%", "1", {"unit": "percent", "compare": "brackets"}, (0.6334, 0.6308), False),
+        ("two thousandths", "0.001", {"value": 0.002, "compare": "at-most"}, 0.0012, True),
+        ("two thousandths", "0.001", {"value": 0.002, "compare": "at-most"}, 0.0021, False),
+        ("half", "1/2", {"value": 0.5, "compare": "above"}, 0.537, True),
+        ("D20:2", "exact", {"unit": "text"}, "D20:2", True),
+        ("D20:2", "exact", {"unit": "bool", "value": False}, True, False),
+    ],
+)
+def test_agreement_at_the_printed_precision(published, precision, kw, got, holds):
+    claim = _claim(published, precision, **kw)
+    assert claims.agrees(claim, got, claims.expected(claim)) is holds
+
+
+@given(st.integers(min_value=0, max_value=10**6))
+def test_a_count_agrees_with_itself_printed_with_thousands_separators(n):
+    claim = _claim(f"{n:,}", "1")
+    assert claims.agrees(claim, n, claims.expected(claim))
+    assert not claims.agrees(claim, n + 1, claims.expected(claim))
+    assert claims.show(claim, n) == f"{n:,}"
+
+
+@given(st.floats(min_value=-1, max_value=1, allow_nan=False))
+def test_a_value_agrees_with_its_own_three_decimal_print(x):
+    printed = f"{x:.3f}"
+    if printed == "-0.000":
+        printed = "0.000"
+    claim = _claim(printed, "0.001")
+    assert claims.agrees(claim, x, claims.expected(claim))
+    assert claims.expected(claim) == Fraction(printed)
+
+
+def test_show_prints_a_measurement_the_way_the_claim_is_printed():
+    assert claims.show(_claim("+0.152", "0.001"), 0.15246) == "+0.152"
+    assert claims.show(_claim("24%", "1", unit="percent"), 0.2436) == "24%"
+    assert claims.show(_claim("58–79%", "1", unit="percent"), (0.584, 0.787)) == "58%–79%"
+    refuted = _claim("0.000", "0.001", status="refuted", measured="0.002", reason="r" * 30)
+    assert claims.show(refuted, (0.0019, 0.0024)) == "0.002, 0.002"
+    assert claims.show(_claim("D20:2", "exact", unit="bool", value=False), True) == "true"
+
+
+def test_expressions_compute_from_unrounded_values_and_refuse_anything_else():
+    assert claims._evaluate("{a} - {b}", {"a": 0.3027, "b": 0.1525}) == pytest.approx(0.1502)
+    assert claims._evaluate("range(1 - {a}, 1 - {b})", {"a": 0.787, "b": 0.584}) == pytest.approx((0.213, 0.416))
+    assert claims._evaluate("each({a}, {b})", {"a": 0.2, "b": 0.19}) == (0.2, 0.19)
+    for bad in ("{a}.real", "open('x')", "[1, 2]", "'text'", "lambda: 1"):
+        with pytest.raises((ValueError, SyntaxError)):
+            claims._compile(bad)
+
+
+def test_a_run_is_parsed_with_the_kits_own_flags():
+    run = claims.parse_run("-arms walk -blind -k 20 -band 0.5")
+    assert (run.arms, run.blind, run.derive, run.sweep) == ("walk", True, True, None)
+    assert (run.options.k, run.options.band, run.options.floor) == (20, 0.5, 0.3)
+    assert claims.parse_run("-no-derived").derive is False
+    assert claims.parse_run("-sweep floor").sweep == "floor"
+    for bad in ("-k 0", "-arms everything", "-out x.json", "--colour"):
+        with pytest.raises(ValueError):
+            claims.parse_run(bad)
+
+
+def test_the_make_check_table_is_the_official_scorers_convention():
+    # Two conversations, one arm. By hand: conv-a single hop "red car" vs "red car" F1 1, recall 1/2;
+    # adversarial declined 1, no evidence so recall 1. conv-b multi hop "x, y" vs "x" parts mean 1/2,
+    # empty context read as the placeholder "-": recall 0.
+    decoded = [
+        {"sample_id": "conv-a", "qa": [
+            {"question": "q", "answer": "red car", "category": 4, "evidence": ["D1:1", "D1:2"],
+             "arm_prediction": "red car", "arm_prediction_context": ["D1:1", "D3:3"]},
+            {"question": "q", "adversarial_answer": "yoga", "category": 5, "evidence": [],
+             "arm_prediction": "No information available", "arm_prediction_context": []},
+        ]},
+        {"sample_id": "conv-b", "qa": [
+            {"question": "q", "answer": "x, y", "category": 1, "evidence": ["D2:1"],
+             "arm_prediction": "x", "arm_prediction_context": []},
+        ]},
+    ]
+    table = claims.check_table(parse(decoded, "t"), official.kit_eval_question_answering)["arm"]
+    assert table["single hop"] == (1.0, 0.5)
+    assert table["adversarial"] == (1.0, 1.0)
+    assert table["multi hop"] == (0.5, 0.0)
+    assert table["answerable"] == (0.75, 0.25)
+    assert table["overall"] == pytest.approx((2.5 / 3, 1.5 / 3))
+
+
+def test_the_summary_counts_statuses_and_lists_what_is_not_simply_reproduced():
+    refuted = _claim("0.000", "0.001", id="c.refuted", status="refuted", measured="0.002", reason="counted recall 1 " * 3)
+    hidden = [_claim("26", "1", id=f"c.gone{i}", status="unverifiable", measures={"kind": "undefined", "what": "w"},
+                     reason="no word list defines it, twenty chars") for i in range(2)]
+    verdicts = [
+        claims.Verdict(_claim("0.121", "0.001", id="c.ok"), 0.121, "0.121", True),
+        claims.Verdict(refuted, 0.0019, "0.002", True),
+        *(claims.Verdict(c, shown="—") for c in hidden),
+    ]
+    text = claims.summary(verdicts, markdown=True)
+    assert "| reproduced                |        1 |" in text
+    assert "| refuted                   |        1 |" in text
+    assert "| unverifiable              |        2 |" in text
+    assert "## refuted (1)" in text and "c.refuted" in text and "c.ok" not in text.split("## refuted")[1]
+    assert "|        2 | c.gone0, c.gone1 | 26 26       | no word list defines it, twenty chars |" in text
+    assert "FAILING" not in text
