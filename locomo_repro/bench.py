@@ -12,10 +12,17 @@ from dataclasses import dataclass, field, replace
 from typing import TextIO
 
 from .dataset import ANSWERABLE, CATEGORIES, Sample
+from .factor import Scoped, Span
+from .gostrings import to_lower
+from .graph import NAMING, Knowledge
 from .memory import Cite, Memory, ids, sure
 from .metric import declined, grade, recall
+from .oracle import Oracle
+from .path import Path
 from .read import Options, Reader, gather, recite, reply
+from .talk import mentions
 from .terms import Vocabulary
+from .vector import VectorMemory
 
 #: The arm sets a run can ask for.
 ARM_SETS = ("main", "factor", "walk", "read", "gather", "hops")
@@ -52,7 +59,7 @@ class Case:
 
     sample: Sample
     vocab: Vocabulary
-    knowledge: object
+    knowledge: Knowledge
     arms: list[Arm]
     recalled: dict[tuple[str, int], list[tuple[list[Cite], float]]] = field(default_factory=dict)
 
@@ -116,7 +123,12 @@ class Tally:
 
     def _mean(self, sums: dict[int, float], kinds: Sequence[int]) -> float:
         n = self.count(kinds)
-        return sum(sums.get(k, 0.0) for k in (kinds or sorted(sums))) / n if n else 0.0
+        if not n:
+            return 0.0
+        total = 0.0
+        for k in kinds or sorted(sums):  # added in turn, as the reference does (not sum(): 3.12 compensates)
+            total += sums.get(k, 0.0)
+        return total / n
 
     def mean(self, kinds: Sequence[int] = ()) -> float:
         """Mean score over the given categories (all when none)."""
@@ -146,9 +158,6 @@ def build(
     reader bind third-person pronouns per session (the README's coreference
     experiment, reconstructed: ``talk.third_person``).
     """
-    from .graph import NAMING, Knowledge
-    from .vector import VectorMemory
-
     cases: list[Case] = []
     for sample in samples:
         vocab = Vocabulary([t.text for t in sample.turns])
@@ -194,9 +203,7 @@ def _build_line(name: str, counts: Sequence[int], terms: str) -> str:
     )
 
 
-def _arms(arm_set: str, sample: Sample, vocab: Vocabulary, vector, graph) -> list[Arm]:
-    from .oracle import Oracle
-
+def _arms(arm_set: str, sample: Sample, vocab: Vocabulary, vector: VectorMemory, graph: Knowledge) -> list[Arm]:
     if arm_set == "read":
         oracle = Oracle(sample, vocab)
         return [Arm("oracle", oracle, reply), Arm("oracle+set", oracle, gather)]
@@ -210,8 +217,6 @@ def _arms(arm_set: str, sample: Sample, vocab: Vocabulary, vector, graph) -> lis
         # Not in the reference's source; see path.Path.  The README heads the
         # first two columns graph and path; an arm's name means one memory and
         # one reader in every set, so here they are graph+set and path+set.
-        from .path import Path
-
         return [
             Arm("graph+set", graph, gather),
             Arm("path+set", Path(graph), gather),
@@ -221,8 +226,6 @@ def _arms(arm_set: str, sample: Sample, vocab: Vocabulary, vector, graph) -> lis
             Arm("walk3", Path(graph, 3, guided=False), gather),
         ]
     if arm_set == "factor":
-        from .factor import Scoped, Span
-
         return [
             Arm("vector", vector, reply),
             Arm("scoped", Scoped(graph, vocab), reply),
@@ -230,8 +233,6 @@ def _arms(arm_set: str, sample: Sample, vocab: Vocabulary, vector, graph) -> lis
             Arm("graph", graph, reply),
         ]
     if arm_set == "walk":
-        from .path import Path
-
         path, oracle = Path(graph), Oracle(sample, vocab)
         return [
             Arm("vector", vector, reply),
@@ -252,14 +253,12 @@ def _arms(arm_set: str, sample: Sample, vocab: Vocabulary, vector, graph) -> lis
 
 def subjects(cases: Sequence[Case]) -> tuple[int, int, int]:
     """Questions naming a speaker, questions resolving to any known name, and all questions."""
-    from .talk import mentions
-
     speaker = known = asked = 0
     for case in cases:
-        names = [s.lower() for s in case.sample.speakers]
+        names = [to_lower(s) for s in case.sample.speakers]
         for q in case.sample.questions:
             asked += 1
-            low = q.text.lower()
+            low = to_lower(q.text)
             speaker += any(mentions(low, n) for n in names)
             known += case.knowledge.subject(q.text) != ""
     return speaker, known, asked
