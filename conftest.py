@@ -28,23 +28,10 @@ def reference_dir() -> Path:
     return path
 
 
-class Builds:
-    """Memories built once per test session for each (arm set, blind, derive), shared by every test."""
-
-    def __init__(self, samples):
-        self.samples = samples
-        self._cases: dict[tuple[str, bool, bool], list] = {}
-
-    def cases(self, arms: str = "main", blind: bool = False, derive: bool = True) -> list:
-        from locomo_repro import bench
-
-        key = (arms, blind, derive)
-        if key not in self._cases:
-            self._cases[key] = bench.build(self.samples, arms, blind, derive)
-        return self._cases[key]
-
-
 @pytest.fixture(scope="session")
-def builds(samples) -> Builds:
-    """The session's cache of built benchmark cases."""
+def builds(samples):
+    """The session's cache of built benchmark cases (``claims.Builds``): each (arm set, blind, derive, coref)
+    is built once, for the parity tests and the claims alike."""
+    from locomo_repro.claims import Builds
+
     return Builds(samples)

@@ -15,8 +15,9 @@ reproduced, with the published and the measured value.
 
 Statuses: ``reproduced`` (measured equals published at the printed
 precision), ``refuted`` (it does not; the entry records what the kit
-measures), ``refuted-by-reconstruction`` (as refuted, with a measurement
-rebuilt from the README's description), ``environment`` (machine-dependent:
+measures), ``refuted-by-reconstruction`` (as refuted, measured with an
+experiment the publication removed and the kit rebuilt from its description:
+``-arms hops``, ``-coref``, ``timewords``), ``environment`` (machine-dependent:
 measured and reported, never asserted) and ``unverifiable`` (no definition or
 code to measure it with).
 """
@@ -71,11 +72,14 @@ KINDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "gains": (frozenset({"run", "pairs", "above"}), frozenset()),
     "expr": (frozenset({"expr"}), frozenset()),
     "timing": (frozenset({"of"}), frozenset()),
-    "absent": (frozenset({"what"}), frozenset({"arm", "flag"})),
+    "same": (frozenset({"run", "pairs", "metrics"}), frozenset({"rows", "places"})),
+    "delta": (frozenset({"runs", "arm", "row", "metric"}), frozenset()),
+    "bound": (frozenset({"run"}), frozenset()),
+    "timewords": (frozenset(), frozenset()),
     "undefined": (frozenset({"what"}), frozenset()),
 }
 #: Kinds that cannot yield a number: the claim's status must be ``unverifiable``.
-UNMEASURABLE = ("absent", "undefined")
+UNMEASURABLE = ("undefined",)
 
 CLAIM_REQUIRED = ("id", "section", "where", "measures", "published", "precision", "status")
 CLAIM_OPTIONAL = ("unit", "value", "compare", "measured", "reason", "note")
@@ -404,6 +408,15 @@ def _measures(m: object, what: str) -> None:
         raise ManifestError(f"{what}: measures metric {m['metric']!r} is not one of {', '.join(METRICS)}")
     if "row" in m and m["row"] not in ROWS:
         raise ManifestError(f"{what}: measures row {m['row']!r} is not one of {', '.join(ROWS)}")
+    for key, known in (("metrics", METRICS), ("rows", ROWS)):
+        if key in m and (not isinstance(m[key], list) or not set(m[key]) <= set(known)):
+            raise ManifestError(f"{what}: measures {key} must be a list of {', '.join(known)}")
+    if "pairs" in m and not (
+        isinstance(m["pairs"], list) and m["pairs"] and all(isinstance(p, list) and len(p) == 2 for p in m["pairs"])
+    ):
+        raise ManifestError(f"{what}: measures pairs must be a list of [arm, arm] pairs")
+    if kind == "delta" and len(m["runs"]) != 2:
+        raise ManifestError(f"{what}: a delta compares two runs, got {m['runs']!r}")
     if "column" in m and m["column"] not in COLUMNS:
         raise ManifestError(f"{what}: measures column {m['column']!r} is not one of {', '.join(COLUMNS)}")
     if "run" in m:
@@ -537,17 +550,19 @@ def _decimal_step(step: Fraction) -> bool:
 
 @dataclass(frozen=True)
 class Run:
-    """A command line of the benchmark, parsed: arm set, blind, derived facts, settings, sweep."""
+    """A command line of the benchmark, parsed: arm set, blind, derived facts, coreference, settings, sweep."""
 
     arms: str
     blind: bool
     derive: bool
     options: Any  # read.Options
     sweep: str | None
+    coref: bool = False
 
     @property
-    def build(self) -> tuple[str, bool, bool]:
-        return (self.arms, self.blind, self.derive)
+    def build(self) -> tuple[str, bool, bool, bool]:
+        """What the run's cases are built with: ``Builds.cases`` arguments."""
+        return (self.arms, self.blind, self.derive, self.coref)
 
 
 @cache
@@ -564,11 +579,11 @@ def parse_run(flags: str) -> Run:
     other = sorted(k for k, v in vars(args).items() if k not in _RUN_FLAGS and v != parser.get_default(k))
     if other:
         raise ValueError(f"-{other[0].replace('_', '-')} does not make a run here (only {', '.join(_RUN_FLAGS)})")
-    return Run(args.arms, args.blind, not args.no_derived, options, args.sweep)
+    return Run(args.arms, args.blind, not args.no_derived, options, args.sweep, args.coref)
 
 
-#: The flags a claim's run may set: the arm set, the two ablations, a sweep and the settings.
-_RUN_FLAGS = ("arms", "blind", "no_derived", "sweep", "k", "floor", "span", "band", "parts", "quiet")
+#: The flags a claim's run may set: the arm set, the two ablations, coreference, a sweep and the settings.
+_RUN_FLAGS = ("arms", "blind", "no_derived", "coref", "sweep", "k", "floor", "span", "band", "parts", "quiet")
 
 
 def _cast(setting: str, value: float) -> float | int:
@@ -579,51 +594,75 @@ class Unverifiable(Exception):
     """The claim cannot be measured: the kit has no definition or code for it (the message says why)."""
 
 
-class NowMeasurable(Unverifiable):
-    """The claim's measure cannot produce a number, but the kit has since gained what it names.
+class Builds:
+    """Every conversation built once per (arm set, blind, derive, coref): ``bench.build``, cached.
 
-    The entry is due for a measure and a status of ``reproduced`` or
-    ``refuted-by-reconstruction``; until then it stays unverifiable, with a notice.
+    One instance can serve a whole test session (conftest's ``builds``
+    fixture hands the same one to the parity tests and to the claims' ``Lab``).
+    ``seconds`` holds the (CPU, wall) seconds each build took when it was made.
     """
+
+    def __init__(self, samples: Sequence[Any]):
+        self.samples = list(samples)
+        self._cases: dict[tuple[str, bool, bool, bool], list] = {}
+        self.seconds: dict[tuple[str, bool, bool, bool], tuple[float, float]] = {}
+
+    def cases(self, arms: str = "main", blind: bool = False, derive: bool = True, coref: bool = False) -> list:
+        from . import bench
+
+        key = (arms, blind, derive, coref)
+        if key not in self._cases:
+            cpu, wall = time.process_time(), time.perf_counter()
+            self._cases[key] = bench.build(self.samples, arms, blind, derive=derive, coref=coref)
+            self.seconds[key] = (time.process_time() - cpu, time.perf_counter() - wall)
+        return self._cases[key]
+
+
+#: The default build: ``Builds.cases()``.
+_DEFAULT_BUILD = ("main", False, True, False)
 
 
 class Lab:
-    """The kit's measurements, each made once: builds per (arm set, blind, derive), runs per settings.
+    """The kit's measurements, each made once: builds (through :class:`Builds`), runs per settings.
 
-    ``seconds`` records machine-dependent timings as they are taken: the
-    default build with its default run (CPU and wall), and the two-conversation
-    reach (wall).
+    ``builds`` may be shared with other users of the same samples (a test
+    session).  ``seconds`` records machine-dependent timings: the default build
+    with its default run (CPU and wall), and the two-conversation reach (wall).
     """
 
-    def __init__(self, samples: Sequence[Any], data_path: str | os.PathLike[str] | None = None):
+    def __init__(
+        self,
+        samples: Sequence[Any],
+        data_path: str | os.PathLike[str] | None = None,
+        builds: Builds | None = None,
+    ):
         self.samples = list(samples)
         self.data_path = data_path
-        self._cases: dict[tuple, list] = {}
+        self.builds = builds if builds is not None else Builds(self.samples)
         self._records: dict[tuple, dict] = {}
         self._reach: dict[int, dict] = {}
         self._predictions: dict[tuple, Any] = {}
         self._check: dict[tuple, dict] = {}
         self._cache: dict[tuple, Any] = {}
-        self._arm_names: frozenset[str] | None = None
         self.values: dict[str, Any] = {}
         self.seconds: dict[str, float] = {}
 
     # builds and runs
 
-    def cases(self, arms: str, blind: bool = False, derive: bool = True) -> list:
+    def cases(self, arms: str = "main", blind: bool = False, derive: bool = True, coref: bool = False) -> list:
         """Every conversation built for one arm set (once).  The default build is timed with its default run."""
         from . import bench
         from .read import Options
 
-        key = (arms, blind, derive)
-        if key not in self._cases:
+        key = (arms, blind, derive, coref)
+        cases = self.builds.cases(*key)
+        if key == _DEFAULT_BUILD and "default-wall" not in self.seconds:
             cpu, wall = time.process_time(), time.perf_counter()
-            self._cases[key] = bench.build(self.samples, arms, blind, derive=derive)
-            if key == ("main", False, True):
-                self._records[key, Options()] = bench.run(self._cases[key], Options())
-                self.seconds["default-cpu"] = time.process_time() - cpu
-                self.seconds["default-wall"] = time.perf_counter() - wall
-        return self._cases[key]
+            self._records[key, Options()] = bench.run(cases, Options())
+            built_cpu, built_wall = self.builds.seconds[key]
+            self.seconds["default-cpu"] = built_cpu + time.process_time() - cpu
+            self.seconds["default-wall"] = built_wall + time.perf_counter() - wall
+        return cases
 
     def _key(self, run: Run | str, settings: Mapping[str, float]) -> tuple[Run, tuple]:
         run = parse_run(run) if isinstance(run, str) else run
@@ -697,17 +736,6 @@ class Lab:
                     pass
             self._check[key] = check_table(self.predictions(run), scorer)
         return self._check[key]
-
-    def arm_names(self) -> frozenset[str]:
-        """Every arm name any arm set of the kit builds (probed on the smallest conversation)."""
-        from . import bench
-
-        if self._arm_names is None:
-            smallest = min(self.samples, key=lambda s: len(s.turns))
-            self._arm_names = frozenset(
-                arm.name for arms in bench.ARM_SETS for arm in bench.build([smallest], arms)[0].arms
-            )
-        return self._arm_names
 
 
 def check_table(predictions: Any, scorer: Callable) -> dict[str, dict[str, tuple[float, float]]]:
@@ -1038,6 +1066,10 @@ def _agrees(m: Mapping, lab: Lab, manifest: Manifest) -> bool:
     return True
 
 
+#: The ``Tally`` method that reads each metric of a table cell.
+_READ = {"F1": "mean", "recall": "reach", "quiet": "quiet_share"}
+
+
 def _shift(m: Mapping, lab: Lab, manifest: Manifest) -> float:
     """The largest change of any listed cell between two runs (unrounded, or at ``places`` decimals)."""
     one, two = m["runs"]
@@ -1049,8 +1081,7 @@ def _shift(m: Mapping, lab: Lab, manifest: Manifest) -> float:
         for row in rows:
             kinds = ROWS[row]
             for metric in m["metrics"]:
-                read = {"F1": "mean", "recall": "reach", "quiet": "quiet_share"}[metric]
-                x, y = getattr(a, read)(kinds), getattr(b, read)(kinds)
+                x, y = getattr(a, _READ[metric])(kinds), getattr(b, _READ[metric])(kinds)
                 if places is not None:
                     x, y = float(f"{x:.{places}f}"), float(f"{y:.{places}f}")
                 largest = max(largest, abs(x - y))
@@ -1080,16 +1111,38 @@ def _timing(m: Mapping, lab: Lab, manifest: Manifest) -> float:
     return lab.seconds[m["of"]]
 
 
-def _absent(m: Mapping, lab: Lab, manifest: Manifest) -> Any:
-    from . import cli
+def _same(m: Mapping, lab: Lab, manifest: Manifest) -> bool:
+    """Whether each pair of arms of one run prints the same listed cells (at ``places`` decimals, default 3)."""
+    places = m.get("places", 3)
+    for one, two in m["pairs"]:
+        a, b = lab.tally(m["run"], one), lab.tally(m["run"], two)
+        for row in m.get("rows", list(ROWS)):
+            for metric in m["metrics"]:
+                x, y = getattr(a, _READ[metric])(ROWS[row]), getattr(b, _READ[metric])(ROWS[row])
+                if f"{x:.{places}f}" != f"{y:.{places}f}":
+                    return False
+    return True
 
-    if "arm" in m and m["arm"] in lab.arm_names():
-        raise NowMeasurable(f"the kit now builds an arm {m['arm']!r}: the claim can be measured (update claims.yaml)")
-    if "flag" in m:
-        flags = {s for action in cli.parser()._actions for s in action.option_strings}
-        if any(m["flag"] in f for f in flags):
-            raise NowMeasurable(f"the kit now has a {m['flag']!r} flag: the claim can be measured (update claims.yaml)")
-    raise Unverifiable(m["what"])
+
+def _delta(m: Mapping, lab: Lab, manifest: Manifest) -> float:
+    """One table cell of the first run less the same cell of the second, unrounded."""
+    first, second = (_table({**m, "run": run}, lab, manifest) for run in m["runs"])
+    return first - second
+
+
+def _bound(m: Mapping, lab: Lab, manifest: Manifest) -> float:
+    """The share of statement sentences whose subject a pronoun bound by coreference decided (``Knowledge.bound``)."""
+    cases = lab.cases(*parse_run(m["run"]).build)
+    if any(c.knowledge.bound is None for c in cases):
+        raise ValueError(f"run {m['run']!r} builds no coreference (add -coref)")
+    return sum(c.knowledge.bound[0] for c in cases) / sum(c.knowledge.bound[1] for c in cases)
+
+
+def _timewords(m: Mapping, lab: Lab, manifest: Manifest) -> int:
+    """Multi-hop questions holding a word about time, by the kit's own list (``timewords.timed``)."""
+    from . import timewords
+
+    return timewords.timed(lab.samples)[0]
 
 
 def _undefined(m: Mapping, lab: Lab, manifest: Manifest) -> Any:
@@ -1115,7 +1168,10 @@ _MEASURES: dict[str, Callable[[Mapping, Lab, Manifest], Any]] = {
     "gains": _gains,
     "expr": _expr,
     "timing": _timing,
-    "absent": _absent,
+    "same": _same,
+    "delta": _delta,
+    "bound": _bound,
+    "timewords": _timewords,
     "undefined": _undefined,
 }
 assert set(_MEASURES) == set(KINDS)
@@ -1133,7 +1189,6 @@ class Verdict:
     shown: str = ""
     holds: bool | None = None  # None: environment (reported only) or unverifiable
     problem: str = ""
-    notice: str = ""  # an unverifiable claim the kit could now measure
 
     @property
     def ok(self) -> bool:
@@ -1143,16 +1198,16 @@ class Verdict:
 def verdict(claim: Claim, lab: Lab, manifest: Manifest) -> Verdict:
     """Measure a claim and judge it by its status.
 
-    reproduced: the measurement must agree with the published value; refuted:
-    with the recorded ``measured`` and not with the published value;
-    environment: a finite positive measurement, reported; unverifiable: no
-    number (with a notice when the kit has since gained what it needs).
+    reproduced: the measurement must agree with the published value; refuted
+    and refuted-by-reconstruction: with the recorded ``measured`` and not with
+    the published value; environment: a finite positive measurement, reported;
+    unverifiable: no number.
     """
     try:
         got = measure(claim, lab, manifest)
     except Unverifiable as why:
         if claim.status == "unverifiable":
-            return Verdict(claim, shown="—", holds=None, notice=str(why) if isinstance(why, NowMeasurable) else "")
+            return Verdict(claim, shown="—", holds=None)
         return Verdict(claim, shown="—", holds=False, problem=f"cannot be measured: {why}")
     except (ValueError, KeyError, IndexError) as err:
         return Verdict(claim, shown="—", holds=False, problem=f"{type(err).__name__}: {err}")
@@ -1179,7 +1234,7 @@ def summary(verdicts: Sequence[Verdict], markdown: bool = False) -> str:
 
     Unverifiable claims sharing a reason are one row; reproduced claims that
     carry a note (a reading of an imprecise phrase, a reconstruction) are
-    listed too, as are unverifiable claims the kit could now measure.
+    listed too.
     """
     from tabulate import tabulate
 
@@ -1213,14 +1268,6 @@ def summary(verdicts: Sequence[Verdict], markdown: bool = False) -> str:
         parts.append(title(f"reproduced, with a note ({len(noted)})"))
         table = [[v.claim.id, v.claim.published, v.shown, _one_line(v.claim.note)] for v in noted]
         parts.append(tabulate(table, headers=["claim", "published", "measured", "note"], tablefmt=fmt))
-    notices = [v for v in verdicts if v.notice]
-    if notices:
-        parts.append(title(f"unverifiable, but measurable now ({len(notices)})"))
-        groups = {}
-        for v in notices:
-            groups.setdefault(v.notice, []).append(v)
-        table = [[_ids(vs), notice] for notice, vs in groups.items()]
-        parts.append(tabulate(table, headers=["ids", "notice"], tablefmt=fmt))
     failing = [v for v in verdicts if not v.ok]
     if failing:
         parts.append(title(f"FAILING ({len(failing)})"))
