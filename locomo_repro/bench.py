@@ -17,6 +17,7 @@ from .gostrings import to_lower
 from .graph import NAMING, Knowledge
 from .memory import Cite, Memory, ids, sure
 from .metric import declined, grade, recall
+from .model import Model, Nothing
 from .oracle import Oracle
 from .path import Path
 from .read import Options, Reader, gather, recite, reply
@@ -30,7 +31,7 @@ ARM_SETS = ("main", "factor", "walk", "read", "gather", "hops")
 
 @dataclass(frozen=True, slots=True)
 class Arm:
-    """One memory read one way."""
+    """An arm of the experiment: a memory, the reader of its evidence, and the column name."""
 
     name: str
     memory: Memory
@@ -125,8 +126,11 @@ class Tally:
         n = self.count(kinds)
         if not n:
             return 0.0
+        # Added in turn, not with sum() (which compensates from Python 3.12).
+        # Over all categories the reference adds in a Go map's order, which is
+        # undefined; the kit adds them in category order.
         total = 0.0
-        for k in kinds or sorted(sums):  # added in turn, as the reference does (not sum(): 3.12 compensates)
+        for k in kinds or sorted(sums):
             total += sums.get(k, 0.0)
         return total / n
 
@@ -169,17 +173,31 @@ def build(
     return cases
 
 
-def add_model_arms(cases: Sequence[Case], model, closed: bool = False) -> None:
-    """Add a model's arms to every built case: one ``<memory>+model`` twin per memory
-    and, with ``closed``, the no-evidence control (``-model``, ``-closed``).
+def add_model_arms(cases: Sequence[Case], model: Model, closed: bool = False) -> None:
+    """Add a model's arms to every built case: its twins and, with ``closed``, the no-evidence control.
 
-    ``model`` is a ``locomo_repro.model.Model``; the arms go after the built ones,
-    so each model column reads the very memory of the deterministic column it twins.
+    The arms go after the built ones, so each model column reads the very
+    memory of the deterministic column it twins (``-model``, ``-closed``).
     """
-    from .model import model_arms
-
     for case in cases:
-        case.arms.extend(model_arms(case.arms, model, closed))
+        added = twin(case.arms, model.read)
+        if closed:
+            added.append(Arm("closed", Nothing(), model.alone))
+        case.arms.extend(added)
+
+
+def twin(arms: Sequence[Arm], read: Reader) -> list[Arm]:
+    """One ``<memory>+model`` arm per distinct memory of ``arms``, in first-seen order (reference ``twin``).
+
+    Two arms over one memory return the same evidence, so one model arm reads it.
+    """
+    seen: set[str] = set()
+    out: list[Arm] = []
+    for arm in arms:
+        if arm.memory.name not in seen:
+            seen.add(arm.memory.name)
+            out.append(Arm(f"{arm.memory.name}+model", arm.memory, read))
+    return out
 
 
 def build_lines(cases: Sequence[Case]) -> str:

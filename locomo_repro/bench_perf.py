@@ -15,6 +15,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -30,16 +31,24 @@ class Usage:
 
 
 def measure(flags: Sequence[str]) -> Usage:
-    """Run the benchmark once with ``flags`` in a child process and account for it."""
-    start = time.perf_counter()
-    child = subprocess.Popen(
-        [sys.executable, "-m", "locomo_repro", *flags], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-    _, status, usage = os.wait4(child.pid, 0)
-    wall = time.perf_counter() - start
-    child.returncode = os.waitstatus_to_exitcode(status)
-    if child.returncode != 0:
-        raise SystemExit(f"locomo-repro {' '.join(flags)} exited with status {child.returncode}")
+    """Run the benchmark once with ``flags`` in a child process and account for it.
+
+    The child's stderr goes to a temporary file (a pipe could fill and stall
+    the child while ``wait4`` waits); when the child fails, its last stderr
+    line is part of the error.
+    """
+    with tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        child = subprocess.Popen([sys.executable, "-m", "locomo_repro", *flags], stdout=subprocess.DEVNULL, stderr=err)
+        _, status, usage = os.wait4(child.pid, 0)
+        wall = time.perf_counter() - start
+        child.returncode = os.waitstatus_to_exitcode(status)
+        if child.returncode != 0:
+            err.seek(0)
+            lines = err.read().decode("utf-8", "replace").splitlines()
+            last = next((line.strip() for line in reversed(lines) if line.strip()), "")
+            raise SystemExit(f"locomo-repro {' '.join(flags)} exited with status {child.returncode}"
+                             + (f": {last}" if last else ""))
     return Usage(usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss / 1024)
 
 
@@ -48,8 +57,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--runs", type=int, default=5, help="how many runs (default 5)")
     p.add_argument("flags", nargs=argparse.REMAINDER, help="flags for locomo-repro, after --")
     args = p.parse_args(argv)
+    if args.runs < 1:
+        print(f"{p.prog}: error: --runs must be at least 1, got {args.runs}", file=sys.stderr)
+        return 2
     flags = [f for f in args.flags if f != "--"]
-    runs = [measure(flags) for _ in range(max(1, args.runs))]
+    runs = [measure(flags) for _ in range(args.runs)]
     label = " ".join(["locomo-repro", *flags])
     print(f"{label}: {len(runs)} runs")
     for name, pick in (("median", statistics.median), ("best", min)):

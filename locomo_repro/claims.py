@@ -741,47 +741,12 @@ class Lab:
 def check_table(predictions: Any, scorer: Callable) -> dict[str, dict[str, tuple[float, float]]]:
     """F1 and evidence recall per arm and row, as the official scorer reports a predictions file.
 
-    Each conversation's questions go to ``scorer`` (the official
-    ``eval_question_answering`` contract) one arm at a time; an empty context
-    becomes the placeholder ``["-"]`` as the reference ``score.py`` does.  Sums
-    run per category in file order and rows add categories in table order.
+    The numbers of ``official.scores``, the computation ``official.report``
+    prints (the reference ``score.py``'s feeding, summation order and rows).
     """
-    order = (4, 1, 2, 3, 5)
-    count = dict.fromkeys(order, 0)
-    sums = {arm: {k: [0.0, 0.0] for k in order} for arm in predictions.arms}
-    by_sample: dict[str, list] = {}
-    for q in predictions.questions:
-        count[q.category] += 1
-        by_sample.setdefault(q.sample, []).append(q)
-    for questions in by_sample.values():
-        for arm in predictions.arms:
-            qas = []
-            for q in questions:
-                said = q.predictions[arm]
-                qa = {
-                    "answer": q.answer if q.answer is not None else q.adversarial_answer,
-                    "category": q.category,
-                    "evidence": list(q.evidence),
-                    arm + "_prediction": said.reply,
-                }
-                if said.context is not None:
-                    qa[arm + "_prediction_context"] = list(said.context) or ["-"]
-                qas.append(qa)
-            marks, _, recalls = scorer(qas, arm + "_prediction")
-            for qa, mark, got in zip(qas, marks, recalls):
-                sums[arm][qa["category"]][0] += mark
-                sums[arm][qa["category"]][1] += got
-    out: dict[str, dict[str, tuple[float, float]]] = {}
-    for arm in predictions.arms:
-        out[arm] = {}
-        for row, kinds in ROWS.items():
-            kinds = tuple(k for k in order if not kinds or k in kinds)
-            n = sum(count[k] for k in kinds)
-            out[arm][row] = (
-                sum(sums[arm][k][0] for k in kinds) / n if n else math.nan,
-                sum(sums[arm][k][1] for k in kinds) / n if n else math.nan,
-            )
-    return out
+    from . import official
+
+    return official.scores(predictions, scorer)
 
 
 # --- measuring --------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
 import sys
 import urllib.parse
 from collections.abc import Sequence
@@ -123,6 +124,17 @@ def predictions(samples: Sequence[Sample], records: dict[str, list[bench.Record]
     return out
 
 
+def writable(path: Path) -> None:
+    """Refuse, before any work, an output path that cannot be written (the folder may not exist yet)."""
+    if path.is_dir():
+        raise UsageError(f"-out {path}: is a folder")
+    folder = path.parent
+    while not folder.exists():
+        folder = folder.parent
+    if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
+        raise UsageError(f"-out {path}: {folder} is not a writable folder")
+
+
 def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     """Carry out a parsed command line."""
     opts = options(args)
@@ -131,6 +143,8 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
 
         return stats.main([args.stats])
     reader = model(args)
+    if args.out:
+        writable(Path(args.out))
     samples = load(args.data)
     if args.only > 0:
         samples = samples[: args.only]
@@ -156,7 +170,8 @@ def report(
     if getattr(args, "coref", False):
         hit = sum(c.knowledge.bound[0] for c in cases)
         said = sum(c.knowledge.bound[1] for c in cases)
-        out.write(f"coreference decides the subject of {hit}/{said} statement sentences ({100 * hit / said:.1f}%)\n")
+        share = 100 * hit / said if said else 0.0
+        out.write(f"coreference decides the subject of {hit}/{said} statement sentences ({share:.1f}%)\n")
     speaker, known, total = bench.subjects(cases)
     out.write(
         f"questions naming a speaker {speaker}/{total} ({100 * speaker / total:.1f}%), "
@@ -190,6 +205,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except BrokenPipeError:
         return 1
+    except OSError as err:  # an output that could not be written after all
+        print(f"{PROG}: {err}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:  # a stopped model run resumes from its memo folder
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130

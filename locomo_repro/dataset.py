@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from .gostrings import trim_space
+
 #: The pinned copy of the dataset: commit, address, digest and size.
 COMMIT = "3eb6f2c585f5e1699204e3c3bdf7adc5c28cb376"
 URL = f"https://raw.githubusercontent.com/snap-research/locomo/{COMMIT}/data/locomo10.json"
@@ -45,8 +47,9 @@ MONTH_NAMES = (
     "July", "August", "September", "October", "November", "December",
 )
 
-_SESSION = re.compile(r"session_(\d+)")
-_STAMP = re.compile(r"(\d{1,2}):(\d{2}) ([ap]m) on (\d{1,2}) ([A-Za-z]+), (\d{4})", re.IGNORECASE)
+_SESSION = re.compile(r"session_([0-9]+)")
+# Go's layout "3:04 pm on 2 January, 2006": ASCII digits, lowercase am/pm, any-case month name.
+_STAMP = re.compile(r"([0-9]{1,2}):([0-9]{2}) (am|pm) on ([0-9]{1,2}) ([A-Za-z]+), ([0-9]{4})")
 
 
 class DatasetError(Exception):
@@ -55,7 +58,7 @@ class DatasetError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Turn:
-    """One utterance: its dialogue id ("D3:12"), session number, session date, speaker and text."""
+    """A turn of the conversation: dialogue id ("D3:12"), session number and date, speaker, text."""
 
     id: str
     session: int
@@ -63,9 +66,14 @@ class Turn:
     speaker: str
     text: str
 
+    @property
+    def day(self) -> str:
+        """The session's day in prose ("8 May, 2023"; "" when the session has no date)."""
+        return day(self.date)
+
     def line(self) -> str:
         """The turn as a retriever indexes it: date and speaker included."""
-        return f'({day(self.date)}) {self.speaker} said, "{self.text}"'
+        return f'({self.day}) {self.speaker} said, "{self.text}"'
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,19 +102,49 @@ class Sample:
 
 
 def day(date: datetime | None) -> str:
-    """A date as the dataset writes it in prose: "8 May, 2023" ("" when unknown)."""
-    return "" if date is None else f"{date.day} {MONTH_NAMES[date.month - 1]}, {date.year}"
+    """A date in the dataset's prose form, "8 May, 2023" ("" for no date): Go's layout "2 January, 2006"."""
+    return "" if date is None else day_of(date.year, date.month, date.day)
+
+
+def day_of(year: int, month: int, mday: int) -> str:
+    """The calendar day Go's ``time.Date(year, month, mday)`` names, in ``day``'s form.
+
+    An out-of-range day rolls over into the next or previous month ("31 April"
+    is 1 May), and the year may be 0 or earlier (the proleptic Gregorian
+    calendar, as Go keeps it); the year has at least four digits.
+    """
+    y, m, d = _civil(_days(year, month, 1) + mday - 1)
+    return f"{d} {MONTH_NAMES[m - 1]}, {y:04d}"
+
+
+def _days(year: int, month: int, mday: int) -> int:
+    """Days from 1970-01-01 to a proleptic Gregorian date (H. Hinnant's days_from_civil)."""
+    year -= month <= 2
+    era = year // 400
+    yoe = year - era * 400
+    doy = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + mday - 1
+    return era * 146097 + yoe * 365 + yoe // 4 - yoe // 100 + doy - 719468
+
+
+def _civil(days: int) -> tuple[int, int, int]:
+    """The proleptic Gregorian (year, month, day) a day count from 1970-01-01 falls on."""
+    days += 719468
+    era = days // 146097
+    doe = days - era * 146097
+    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    month = mp + 3 if mp < 10 else mp - 9
+    return yoe + era * 400 + (month <= 2), month, doy - (153 * mp + 2) // 5 + 1
 
 
 def parse_stamp(stamp: str) -> datetime:
-    """Parse a session stamp such as "1:56 pm on 8 May, 2023" (English, any locale)."""
-    m = _STAMP.fullmatch(stamp.strip())
-    if not m or m.group(5).capitalize() not in MONTH_NAMES:
+    """Parse a session stamp such as "1:56 pm on 8 May, 2023" as Go's ``time.Parse`` reads that layout."""
+    m = _STAMP.fullmatch(trim_space(stamp))
+    if not m or m.group(5).capitalize() not in MONTH_NAMES or int(m.group(1)) > 12:
         raise ValueError(stamp)
     hour, minute, half, mday, month, year = m.groups()
-    hour24 = int(hour) % 12 + (12 if half.lower() == "pm" else 0)
-    if not 1 <= int(hour) <= 12:
-        raise ValueError(stamp)
+    hour24 = int(hour) % 12 + (12 if half == "pm" else 0)
     return datetime(int(year), MONTH_NAMES.index(month.capitalize()) + 1, int(mday), hour24, int(minute))
 
 
@@ -203,6 +241,8 @@ def load(path: str | os.PathLike[str] | None = None) -> list[Sample]:
         raise DatasetError(f"{file}: not valid JSON ({err})") from None
     if not isinstance(raw, list):
         raise DatasetError(f"{file}: expected a list of samples, found {type(raw).__name__}")
+    if not raw:
+        raise DatasetError(f"{file}: holds no samples")
     return [_sample(file, i, item) for i, item in enumerate(raw)]
 
 
@@ -247,7 +287,9 @@ def _turns(conv: dict, where: str) -> tuple[Turn, ...]:
                 date = parse_stamp(str(stamp))
             except ValueError:
                 raise DatasetError(f"{where}: session {n}: bad date {stamp!r}") from None
-        said = conv[f"session_{n}"]
+        said = conv.get(f"session_{n}")
+        if said is None:
+            raise DatasetError(f"{where}: no key 'session_{n}' (a session key with a leading zero?)")
         if not isinstance(said, list):
             raise DatasetError(f"{where}: session_{n} is not a list of turns")
         for i, turn in enumerate(said):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .graph import Knowledge
 from .memory import Cite
-from .store import INNER, SPACE, Store
+from .store import SPACE, Store
 from .terms import Vocabulary
 from .kg import fold
 
@@ -23,7 +23,7 @@ class Scoped:
     def __init__(self, knowledge: Knowledge, vocab: Vocabulary):
         self.knowledge = knowledge
         self.vocab = vocab
-        self.store = Store(INNER)
+        self.store = Store()
         for key, piece in knowledge.pieces.items():
             self.store.put(key, vocab.weigh(knowledge.turns[piece.turn].line()), {SPACE: piece.who})
 

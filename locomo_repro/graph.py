@@ -14,10 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import kg
-from .dataset import Sample, day
+from .dataset import Sample
 from .memory import Cite
 from .reason import Engine, Pattern, Rule
-from .store import INNER, SPACE, Store
+from .store import SPACE, Store
 from .talk import Claim, bound_subjects, known_names, read_conversation, subject, third_person
 from .terms import Vocabulary
 from .text import terms
@@ -81,13 +81,13 @@ class Knowledge:
                 i = self.at.get(leaf.doc)
                 if i is not None:
                     t = self.turns[i]
-                    claims.append(Claim(fact.subject, fact.predicate, fact.object, fact.score, day(t.date), t.id, i))
+                    claims.append(Claim(fact.subject, fact.predicate, fact.object, fact.score, t.day, t.id, i))
             facts.append(fact.triple)
         self.derived = len(derived)
         self.graph = kg.build(facts)
         self.nodes, self.edges = self.graph.size()
         self.pieces: dict[str, Piece] = {}
-        self.store = Store(INNER)
+        self.store = Store()
         self._file(claims)
 
     def _file(self, claims: list[Claim]) -> None:

@@ -227,14 +227,6 @@ class Graph:
         """(node count, edge count) (Go ``Graph.Size``)."""
         return len(self._node), len(self._edge)
 
-    @property
-    def node_count(self) -> int:
-        return len(self._node)
-
-    @property
-    def edge_count(self) -> int:
-        return len(self._edge)
-
     def out_edges(self, name: str) -> tuple[Edge, ...]:
         """Edges out of the node, first asserted first (Go ``Graph.From``)."""
         return self._adjacent("out", name)

@@ -8,6 +8,10 @@ for membership, never iterated to order an output.
 from __future__ import annotations
 
 
+#: The reply that declines to answer, in the words the official scorer recognises.
+DECLINE = "No information available"
+
+
 def _set(words: str) -> frozenset[str]:
     return frozenset(words.split())
 

@@ -14,12 +14,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .lexicon import DECLINE
 from .text import stems
 
-#: The reply that declines, in the wording the scorer recognises.
-DECLINE = "No information available"
-
-_DECLINING_PHRASES = ("no information available", "not mentioned")
+#: The phrases the scorer counts as declining (the kit's own decline, ``DECLINE``, is the first).
+_DECLINING_PHRASES = (DECLINE.lower(), "not mentioned")
 
 
 def declined(reply: str) -> bool:

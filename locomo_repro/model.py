@@ -1,7 +1,7 @@
 """A reader with a language model behind it, read beside the deterministic one.
 
 Matches ``Model`` (``Read``, ``Alone``, ``Cost``), ``Memo``, ``tidy``,
-``twin`` and ``Nothing`` of hanzoai/semantic bench/locomo (model.go) and the
+and ``Nothing`` of hanzoai/semantic bench/locomo (model.go) and the
 chat settings ``NewModel`` gives ``extract.Chat`` (temperature 0, a 384-token
 reply cap, seven attempts with a doubling pause of at most 30 s, a two-minute
 request timeout).  The prompts are the kit's own wording.
@@ -23,12 +23,11 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from .bench import Arm
 from .chat import ChatBadReply, ChatClient, ChatError, ChatHTTPError, retry, user_message
 from .dataset import write_atomic
+from .lexicon import DECLINE
 from .memory import Cite
-from .metric import DECLINE
-from .read import Options, Reader
+from .read import Options
 from .terms import Vocabulary
 
 #: The reference's endpoint (Hanzo's OpenAI-compatible gateway).
@@ -287,26 +286,3 @@ class Nothing:
 
     def recall(self, question: str, k: int) -> list[Cite]:
         return []
-
-
-def twin(arms: Sequence[Arm], read: Reader) -> list[Arm]:
-    """One ``<memory>+model`` arm per distinct memory of ``arms``, in first-seen order.
-
-    Two arms over one memory return the same evidence, so one model arm reads it.
-    """
-    seen: set[str] = set()
-    out: list[Arm] = []
-    for arm in arms:
-        name = arm.memory.name
-        if name not in seen:
-            seen.add(name)
-            out.append(Arm(f"{name}+model", arm.memory, read))
-    return out
-
-
-def model_arms(arms: Sequence[Arm], model: Model, closed: bool = False) -> list[Arm]:
-    """The arms a model adds to a built set: its twins and, with ``closed``, the control."""
-    out = twin(arms, model.read)
-    if closed:
-        out.append(Arm("closed", Nothing(), model.alone))
-    return out

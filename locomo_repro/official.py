@@ -8,13 +8,14 @@ downloaded there on first use), checks its sha256, stands a stub in for the
 ``bert_score`` module it imports at module scope but never uses for QA, and
 imports it unmodified.  ``golden`` (the golden-file writer) uses it too.
 
-``report`` scores a predictions file the way the reference's ``score.py``
+``scores`` scores a predictions file the way the reference's ``score.py``
 does (hanzoai/semantic bench/locomo, c99f2a73): every arm's prediction and
 context go through ``eval_question_answering`` one conversation at a time, an
 empty context replaced by the placeholder id ``"-"`` (the official recall
-reads ``context[0]``), and F1 and evidence recall are printed per category and
-arm.  The scorer is a parameter: the official function, or
-``kit_eval_question_answering``, the same contract over ``locomo_repro.metric``.
+reads ``context[0]``), giving F1 and evidence recall per row and arm;
+``report`` prints them in ``score.py``'s layout.  The scorer is a parameter:
+the official function, or ``kit_eval_question_answering``, the same contract
+over ``locomo_repro.metric``.
 
     python -m locomo_repro.official answers.json [--evaluation-py PATH] [--kit]
 """
@@ -262,19 +263,38 @@ def _qas(predictions: Predictions, questions: Sequence[Answered], arm: str) -> l
     return out
 
 
-def report(predictions: Predictions, scorer: Scorer) -> str:
-    """F1 and evidence recall per category and arm, in the reference ``score.py`` layout.
+#: The rows of the reference ``score.py`` table and the categories each adds up,
+#: in its order: one row per category in table order (4, 1, 2, 3, 5), then
+#: answerable (1, 2, 3, 4) and overall (4, 1, 2, 3, 5).
+ROWS: dict[str, tuple[int, ...]] = {
+    **{name: (kind,) for kind, name in CATEGORIES.items()},
+    "answerable": ANSWERABLE,
+    "overall": tuple(CATEGORIES),
+}
 
-    Sums run per category in file order and rows add categories in the
-    reference's order, so the printed means agree to the last digit.
+
+def counts(predictions: Predictions) -> dict[str, int]:
+    """Questions per row (the ``n`` column of ``score.py``)."""
+    per = dict.fromkeys(CATEGORIES, 0)
+    for q in predictions.questions:
+        per[q.category] += 1
+    return {row: sum(per[k] for k in kinds) for row, kinds in ROWS.items()}
+
+
+def scores(predictions: Predictions, scorer: Scorer) -> dict[str, dict[str, tuple[float, float]]]:
+    """``{arm: {row: (F1, evidence recall)}}`` as the reference ``score.py`` computes them.
+
+    Each conversation's questions go to ``scorer`` one arm at a time (see
+    ``_qas``); the marks add up per category in file order, and a row adds its
+    categories' sums in ``ROWS`` order before dividing by its count, so the
+    means agree with ``score.py`` to the last bit.  An empty row is nan
+    (``score.py`` would divide by zero).
     """
     arms = predictions.arms
-    count = dict.fromkeys(CATEGORIES, 0)
     score = {arm: dict.fromkeys(CATEGORIES, 0.0) for arm in arms}
     reach = {arm: dict.fromkeys(CATEGORIES, 0.0) for arm in arms}
     by_sample: dict[str, list[Answered]] = {}
     for q in predictions.questions:
-        count[q.category] += 1
         by_sample.setdefault(q.sample, []).append(q)
     for sample, questions in by_sample.items():
         for arm in arms:
@@ -287,25 +307,30 @@ def report(predictions: Predictions, scorer: Scorer) -> str:
             for qa, mark, got in zip(qas, marks, recalls):
                 score[arm][qa["category"]] += mark
                 reach[arm][qa["category"]] += got
+    n = counts(predictions)
+    return {
+        arm: {
+            row: (
+                sum(score[arm][k] for k in kinds) / n[row] if n[row] else math.nan,
+                sum(reach[arm][k] for k in kinds) / n[row] if n[row] else math.nan,
+            )
+            for row, kinds in ROWS.items()
+        }
+        for arm in arms
+    }
 
+
+def report(predictions: Predictions, scorer: Scorer) -> str:
+    """F1 and evidence recall per category and arm, in the reference ``score.py`` layout (numbers from ``scores``)."""
+    arms = predictions.arms
+    table = scores(predictions, scorer)
+    n = counts(predictions)
     head = f"\n{'':14}{'n':>6}" + "".join(f"  {arm:>20}" for arm in arms)
     head += f"\n{'category':14}{'':6}" + "".join(f"  {'F1':>6} {'recall':>6}       " for _ in arms)
     lines = [head]
-
-    def row(name: str, kinds: Sequence[int]) -> None:
-        n = sum(count[k] for k in kinds)
-        cells = ""
-        for arm in arms:
-            # score.py divides by a zero count and fails; here an empty row shows nan.
-            f1 = sum(score[arm][k] for k in kinds) / n if n else math.nan
-            recall = sum(reach[arm][k] for k in kinds) / n if n else math.nan
-            cells += f"  {f1:6.3f} {recall:6.3f}       "
-        lines.append(f"{name:14}{n:6}{cells}")
-
-    for kind, name in CATEGORIES.items():
-        row(name, (kind,))
-    row("answerable", ANSWERABLE)
-    row("overall", tuple(CATEGORIES))  # table order: 4, 1, 2, 3, 5
+    for row in ROWS:
+        cells = "".join(f"  {table[arm][row][0]:6.3f} {table[arm][row][1]:6.3f}       " for arm in arms)
+        lines.append(f"{row:14}{n[row]:6}{cells}")
     return "\n".join(lines) + "\n"
 
 

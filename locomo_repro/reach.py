@@ -56,6 +56,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--data", "-data", metavar="PATH", help="the dataset (default: LOCOMO_DATA, else the cache)")
     p.add_argument("--only", "-only", type=int, default=0, metavar="N", help="only the first N conversations")
     args = p.parse_args(argv)
+    if args.only < 0:
+        print(f"{p.prog}: error: --only takes a count of 0 or more, got {args.only}", file=sys.stderr)
+        return 2
     try:
         samples = load(args.data)
     except DatasetError as err:

@@ -1,4 +1,4 @@
-"""The deterministic extractive reader: evidence in, a short answer out.
+"""The deterministic extractive reader: a short answer written from the cited turns.
 
 Matches ``Reply``, ``Recite``, ``Gather``, ``span`` and ``dated`` of
 hanzoai/semantic bench/locomo (read.go).  A reader sees the question, the
@@ -10,12 +10,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
 
-from .dataset import MONTH_NAMES, day
-from .lexicon import MONTHS, QUESTION_WORDS, STOP
+from .dataset import MONTH_NAMES, day, day_of
+from .lexicon import DECLINE, MONTHS, QUESTION_WORDS, STOP
 from .memory import Cite
-from .metric import DECLINE
 from .terms import Vocabulary
 from .text import is_question, sentences, stem, terms, words
 
@@ -76,26 +74,28 @@ def _number(said: Sequence[str], i: int) -> int:
 
 
 def dated(cite: Cite, vocab: Vocabulary, question: str) -> str:
-    """Answer a when-question from the cite's date, overridden by a month (and day) its best sentence names.
+    """Answer a when-question with the cite's session day, or the month (and day) its best sentence names.
 
-    A month later in the year than the session's month is read as last year.
-    Month words include "may", so the modal verb reads as May (reference behaviour).
+    A named month after the session's month belongs to the year before.  The
+    month words include "may", so the modal verb reads as May (reference
+    behaviour).  A turn with no date stands on Go's zero time (1 January of
+    year 1), as the reference's does.
     """
-    when = cite.turn.date or datetime(1, 1, 1)
+    when = cite.turn.date
+    year0, month0, mday0 = (when.year, when.month, when.day) if when else (1, 1, 1)
     said = words(_best(cite.turn.text, vocab.focus(question), vocab, statements_only=False))
     for i, word in enumerate(said):
         month = MONTHS.get(word)
         if month is None:
             continue
-        year = when.year - (month > when.month)
+        year = year0 - (month > month0)
         mday = _number(said, i + 1) or _number(said, i - 1)
         if not 1 <= mday <= 31:
             return f"{MONTH_NAMES[month - 1]} {year}"
-        # Go's time.Date normalises an overflowing day (31 April is 1 May); so does this.
-        return day(datetime(year, month, 1) + timedelta(days=mday - 1))
+        return day_of(year, month, mday)
     if "yesterday" in said:
-        return day(when - timedelta(days=1))
-    return day(cite.turn.date)
+        return day_of(year0, month0, mday0 - 1)
+    return day(when)
 
 
 def _declines(cites: Sequence[Cite], confidence: float, options: Options) -> bool:

@@ -287,10 +287,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     """``python -m locomo_repro.stats FILE``: print the report; a bad file is one line on stderr, exit 2."""
     parser = argparse.ArgumentParser(
         prog="python -m locomo_repro.stats",
+        usage="%(prog)s [-h] FILE",
         description="Read a predictions file back: constant abstention, ROC AUCs, exact bootstrap intervals.",
     )
-    parser.add_argument("file", help="predictions JSON in the official LoCoMo shape")
-    args = parser.parse_args(argv)
+    parser.add_argument("file", nargs="?", metavar="FILE", help="predictions JSON in the official LoCoMo shape")
+    # an unknown flag is reported before a missing file, and either in one line
+    args, unknown = parser.parse_known_args(argv)
+    if unknown or args.file is None:
+        problem = f"unrecognized arguments: {' '.join(unknown)}" if unknown else "a predictions FILE is required"
+        print(f"{parser.prog}: error: {problem}", file=sys.stderr)
+        return 2
     try:
         text = render(read(args.file))
     except PredictionsError as err:

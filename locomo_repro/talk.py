@@ -21,12 +21,25 @@ from bisect import bisect_right
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import groupby
+from typing import Protocol
 
 from .coref import coref, gazetteer
-from .dataset import Turn, day
 from .lexicon import AUXILIARY, FIRST, NEGATION, SECOND, STOP, VERBS
 from .gostrings import SPACE, equal_fold, fields, to_lower
 from .text import is_question, is_word_char, sentences, words
+
+
+class Turn(Protocol):
+    """What the reader needs of an utterance: its id, session, speaker, text and the day it was said."""
+
+    id: str
+    session: int
+    speaker: str
+    text: str
+
+    @property
+    def day(self) -> str: ...
+
 
 #: Confidence of every claim the reader makes (a person stating something).
 STATED = 0.9
@@ -96,7 +109,7 @@ def read(
     third-person pronouns stand for, by word index.
     """
     known = names if names is not None else frozenset()
-    date = day(turn.date)
+    date = turn.day
     out: list[Claim] = []
     for index, sentence, ws in statements(turn.text):
         person, start = who(ws, speaker, other, known, bound.get(index) if bound else None)

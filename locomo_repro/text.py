@@ -85,4 +85,4 @@ def sentences(text: str) -> tuple[str, ...]:
 
 def is_question(sentence: str) -> bool:
     """A sentence asks when its trimmed text ends in a question mark."""
-    return sentence.strip().endswith("?")
+    return trim_space(sentence).endswith("?")

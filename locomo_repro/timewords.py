@@ -29,7 +29,7 @@ def about_time(question: str, vocabulary: Iterable[str] = TIME_WORDS) -> bool:
     """Whether a question holds a word about time: one of its words (``text.words``) shares
     its stem with a word of ``vocabulary`` ("times" is "time"), or is a year 1900-2099."""
     wanted = {stem(w) for w in vocabulary}
-    return any(stem(w) in wanted or (len(w) == 4 and w.isdigit() and w[:2] in ("19", "20")) for w in words(question))
+    return any(stem(w) in wanted or (len(w) == 4 and w.isascii() and w.isdigit() and w[:2] in ("19", "20")) for w in words(question))
 
 
 def timed(samples: Sequence[Sample], category: int = 1, vocabulary: Iterable[str] = TIME_WORDS) -> tuple[int, int]:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from .dataset import Turn
 from .memory import Cite
-from .store import INNER, Store
+from .store import Store
 from .terms import Vocabulary
 
 
@@ -23,7 +23,7 @@ class VectorMemory:
     def __init__(self, turns: Sequence[Turn], vocab: Vocabulary):
         self.vocab = vocab
         self.turns = {t.id: t for t in turns}
-        self.store = Store(INNER)
+        self.store = Store()
         for t in turns:
             self.store.put(t.id, vocab.weigh(t.line()))
 

@@ -269,9 +269,9 @@ def test_then_locomo_data(nowhere, monkeypatch):
 def test_then_the_cache(nowhere):
     cached = dataset.cache_path()
     cached.parent.mkdir(parents=True)
-    cached.write_text("[]", encoding="utf-8")
+    cached.write_text('[{"sample_id": "s", "qa": [], "conversation": {"speaker_a": "A", "speaker_b": "B"}}]')
     assert dataset.resolve() == cached
-    assert dataset.load() == []
+    assert [s.id for s in dataset.load()] == ["s"]
 
 
 def test_then_a_download_into_the_cache(nowhere, monkeypatch):
@@ -517,3 +517,58 @@ def test_cli_missing_locomo_data_is_exit_2_and_one_line(tmp_path):
     done = run_cli(env={"LOCOMO_DATA": str(tmp_path / "gone.json")})
     assert done.returncode == 2 and done.stdout == ""
     assert len(done.stderr.splitlines()) == 1 and "LOCOMO_DATA" in done.stderr
+
+
+# Session stamps as Go's time.Parse reads the layout "3:04 pm on 2 January, 2006".
+STAMPS = [
+    ("1:56 pm on 8 May, 2023", (2023, 5, 8, 13, 56)),
+    ("12:05 am on 1 january, 2023", (2023, 1, 1, 0, 5)),  # month names match in any case
+    ("0:05 pm on 1 MAY, 2023", (2023, 5, 1, 12, 5)),  # hour 0 is accepted, pm adds 12
+    (" 9:00 am on 31 December, 1999\n", (1999, 12, 31, 9, 0)),  # trimmed first
+]
+BAD_STAMPS = ["1:56 PM on 8 May, 2023", "13:00 pm on 1 May, 2023", "1:56 pm on 8 Mayy, 2023",
+              "1:56 pm on 31 June, 2023", "١:56 pm on 8 May, 2023"]
+
+
+@pytest.mark.parametrize(("stamp", "parts"), STAMPS)
+def test_session_stamps_parse_as_go_reads_them(stamp, parts):
+    got = dataset.parse_stamp(stamp)
+    assert (got.year, got.month, got.day, got.hour, got.minute) == parts
+
+
+@pytest.mark.parametrize("stamp", BAD_STAMPS)
+def test_session_stamps_go_refuses_are_refused(stamp):
+    with pytest.raises(ValueError):
+        dataset.parse_stamp(stamp)
+
+
+# (year, month, day) given to Go's time.Date -> the day it names, as Day writes it.
+DAYS = [
+    ((2023, 4, 31), "1 May, 2023"),
+    ((2023, 2, 30), "2 March, 2023"),
+    ((2024, 2, 29), "29 February, 2024"),
+    ((2023, 1, 0), "31 December, 2022"),
+    ((1, 1, 0), "31 December, 0000"),  # before Go's zero time: year 0, four digits
+    ((0, 10, 3), "3 October, 0000"),
+]
+
+
+@pytest.mark.parametrize(("ymd", "text"), DAYS)
+def test_day_of_normalises_as_go_time_date(ymd, text):
+    assert dataset.day_of(*ymd) == text
+
+
+def test_an_empty_dataset_is_refused(tmp_path):
+    bad = tmp_path / "empty.json"
+    bad.write_text("[]")
+    with pytest.raises(dataset.DatasetError, match="holds no samples"):
+        dataset.load(bad)
+
+
+def test_a_session_key_with_a_leading_zero_is_one_line(tmp_path):
+    bad = tmp_path / "zero.json"
+    sample = {"sample_id": "s", "qa": [], "conversation": {"speaker_a": "A", "speaker_b": "B",
+                                                              "session_01": [], "session_01_date_time": "1:00 pm on 1 May, 2023"}}
+    bad.write_text(json.dumps([sample]))
+    with pytest.raises(dataset.DatasetError, match="session_1"):
+        dataset.load(bad)

@@ -17,7 +17,7 @@ from locomo_repro.graph import NAMING, Held, Knowledge, Piece
 from locomo_repro.memory import ids, sure
 from locomo_repro.metric import declined
 from locomo_repro.read import Options, reply
-from locomo_repro.store import SPACE
+from locomo_repro.store import SPACE, dot
 from locomo_repro.terms import Vocabulary
 from locomo_repro.text import terms
 
@@ -133,11 +133,14 @@ def test_pieces_with_the_naming_rule(pets):
 
 
 def test_pieces_are_stored_under_who_at_turn_in_their_persons_space(pets):
-    assert pets.store.ids() == list(DERIVED_PIECES)
-    for key, piece in pets.pieces.items():
-        vector, meta = pets.store.get(key)
-        assert dict(meta) == {SPACE: piece.who}
-        assert np.array_equal(vector, pets.vocab.weigh(piece.said))
+    assert len(pets.store) == len(DERIVED_PIECES)
+    for piece in pets.pieces.values():
+        query = pets.vocab.weigh(piece.said)
+        # every piece of the person's space, with its metadata and its product with this piece's vector
+        got = {m.id: (m.score, dict(m.meta)) for m in pets.store.search(query, 0, space=piece.who)}
+        want = {key: (dot(query, pets.vocab.weigh(other.said)), {SPACE: other.who})
+                for key, other in DERIVED_PIECES.items() if other.who == piece.who}
+        assert got == want
 
 
 def test_the_derived_fact_is_an_edge_with_no_turn(pets):

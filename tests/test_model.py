@@ -234,13 +234,14 @@ def test_twin_gives_one_model_arm_per_memory():
     m = reader(dead_url())
     arms = [bench.Arm("vector", vector, reply), bench.Arm("vector+set", vector, gather),
             bench.Arm("empty", other, reply)]
-    got = model.twin(arms, m.read)
+    got = bench.twin(arms, m.read)
     assert [a.name for a in got] == ["vector+model", "closed+model"]
     assert got[0].memory is vector and got[1].memory is other
     assert got[0].read == m.read
-    closed = model.model_arms(arms, m, closed=True)
-    assert [a.name for a in closed] == ["vector+model", "closed+model", "closed"]
-    assert isinstance(closed[-1].memory, model.Nothing) and closed[-1].read == m.alone
+    case = bench.Case(sample=None, vocab=words, knowledge=None, arms=list(arms))
+    bench.add_model_arms([case], m, closed=True)
+    assert [a.name for a in case.arms[3:]] == ["vector+model", "closed+model", "closed"]
+    assert isinstance(case.arms[-1].memory, model.Nothing) and case.arms[-1].read == m.alone
 
 
 def test_the_control_is_shown_no_evidence_whatever_the_floor_and_nothing_recalls_nothing():

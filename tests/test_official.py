@@ -19,7 +19,7 @@ import warnings
 
 import pytest
 
-from locomo_repro import dataset, official
+from locomo_repro import claims, dataset, official
 from locomo_repro.predictions import PredictionsError, parse
 
 REFERENCE_FILES = ("answers.json", "answers-walk.json", "answers-factor.json")
@@ -131,6 +131,31 @@ def test_the_scorer_is_fed_as_score_py_feeds_it():
     assert first[2]["answer"] == "green"  # adversarial answer supplied
     assert "m_prediction_context" not in second[0]  # no context key -> none passed
     assert second[0]["answer"] == 2022  # left for the scorer to str()
+
+
+def test_scores_are_the_numbers_the_report_prints():
+    table = official.scores(parse(SMALL, "small.json"), official.kit_eval_question_answering)
+    assert list(table) == ["m"] and list(table["m"]) == list(official.ROWS)
+    assert table["m"]["multi hop"] == (0.5, 0.0) and table["m"]["adversarial"] == (1.0, 0.0)
+    assert table["m"]["answerable"] == ((1 + 0.5 + 2 / 3 + 1) / 4, 0.75)
+    assert official.counts(parse(SMALL, "small.json"))["overall"] == 5
+
+
+def test_rows_add_categories_in_score_py_order():
+    # Marks chosen so that the order of the additions decides the rounded sum:
+    # answerable adds 1, 2, 3, 4 (1 + 1 - 1e16 + 1e16 = 2), overall adds 4, 1, 2, 3, 5 (1e16 + 1 + 1 - 1e16 + 0 = 0).
+    marks = {1: 1.0, 2: 1.0, 3: -1e16, 4: 1e16, 5: 0.0}
+    data = [{"sample_id": "s", "qa": [qa(c, "x", "x", None) for c in (1, 2, 3, 4, 5)]}]
+
+    def fixed(qas, eval_key):
+        return [marks[q["category"]] for q in qas], 0.0, [1.0] * len(qas)
+
+    table = official.scores(parse(data, "o.json"), fixed)["m"]
+    # score.py adds with the built-in sum(), which compensates from Python 3.12 on; the
+    # kit does the same, so both sides follow the interpreter (0.5 and 0.0 on 3.11).
+    assert table["answerable"][0] == sum(marks[k] for k in (1, 2, 3, 4)) / 4
+    assert table["overall"][0] == sum(marks[k] for k in (4, 1, 2, 3, 5)) / 5
+    assert claims.check_table(parse(data, "o.json"), fixed)["m"] == table
 
 
 def test_a_question_with_no_answer_at_all_is_an_error():

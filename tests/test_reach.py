@@ -37,3 +37,9 @@ def test_reach_report_lines(first_two):
     lines = reach.report(first_two).splitlines()
     assert [line.split(":")[0] for line in lines] == [f"category {c}" for c in (4, 1, 2, 3, 5)]
     assert lines[0] == "category 4: one hop reaches 0.826, two 0.939"
+
+
+def test_a_negative_count_is_refused_in_one_line(capsys):
+    assert reach.main(["--only", "-1"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == "python -m locomo_repro.reach: error: --only takes a count of 0 or more, got -1\n"

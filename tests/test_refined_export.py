@@ -146,6 +146,14 @@ def test_export_bad_input_is_one_line_and_exit_2(tmp_path, capsys):
     assert not (tmp_path / "o").exists()
 
 
+def test_export_refuses_a_negative_conversation_count(tmp_path, capsys):
+    raw = tmp_path / "raw.json"
+    raw.write_text("[]")
+    assert main(["export", "--data", str(raw), "--out", str(tmp_path / "o"), "--max-conversations", "-1"]) == 2
+    assert capsys.readouterr().err == "error: --max-conversations takes a count of 0 or more, got -1\n"
+    assert not (tmp_path / "o").exists()
+
+
 # -- predict ------------------------------------------------------------------
 
 

@@ -220,6 +220,15 @@ def test_endpoint_from_refined_environment_variables_and_model_warning(files, mo
     assert "llm_score" in record and "f1_score" not in record
 
 
+@pytest.mark.parametrize("url", ["ftp://example.com/v1", "localhost:8000/v1", "http://"])
+def test_base_url_must_be_http(files, capsys, url):
+    code = main(["judge", "--questions", str(files / "questions.jsonl"), "--predictions",
+                 str(files / "preds.jsonl"), "--judge-prompt", str(files / "prompt.txt"), "--base-url", url])
+    assert code == 2
+    assert capsys.readouterr().err == f"error: --base-url must be an http(s) URL, got {url!r}\n"
+    assert not (files / "preds_scored.jsonl").exists()
+
+
 def write_checkout(root: Path) -> Path:
     (root / "src").mkdir(parents=True)
     (root / "src" / "llm_judge.py").write_text(

@@ -258,3 +258,14 @@ def test_go_float_formatting():
     assert stats.go_f(0.0125, 6, 3) == " 0.013"  # 0.0125 is a little above in binary
     assert stats.go_f(0.5, 10, 1) == "       0.5"
     assert math.isnan(stats.go_div(0.0, 0.0)) and stats.go_div(-1.0, 0.0) == -math.inf
+
+
+@pytest.mark.parametrize(("argv", "says"), [
+    (["--bogus"], "unrecognized arguments: --bogus"),
+    (["--bogus", "answers.json"], "unrecognized arguments: --bogus"),
+    ([], "a predictions FILE is required"),
+])
+def test_bad_arguments_are_one_line_and_exit_2(argv, says, capsys):
+    assert stats.main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == f"python -m locomo_repro.stats: error: {says}\n"

@@ -1,4 +1,4 @@
-"""store.Store: Go store.Mem ranking (filter, exact float64 scores, score desc / id asc, k)."""
+"""store.Store: Go store.Mem under Rank(Inner) (space filter, exact float64 scores, score desc / id asc, k)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from locomo_repro.store import COSINE, EUCLID, INNER, SPACE, Store, StoreError
+from locomo_repro.store import SPACE, Store, StoreError, dot
 
 
 def vec(*xs: float) -> np.ndarray:
@@ -25,7 +25,7 @@ def ids(matches) -> list[str]:
 
 
 def test_ties_break_by_id_ascending_whatever_the_insertion_order():
-    s = Store(INNER)
+    s = Store()
     for id in ["c", "a", "d", "b"]:
         s.put(id, vec(1, 0))
     s.put("z", vec(2, 0))
@@ -33,7 +33,7 @@ def test_ties_break_by_id_ascending_whatever_the_insertion_order():
 
 
 def test_ids_compare_as_go_byte_strings():
-    s = Store(INNER)
+    s = Store()
     for id in ["a@D1:2", "a@D1:10", "é", "z", "Z"]:
         s.put(id, vec(1, 0))
     # byte order: "1" < "2" at the first difference, upper case before lower, ASCII before U+00E9
@@ -41,7 +41,7 @@ def test_ids_compare_as_go_byte_strings():
 
 
 def test_k_cuts_and_non_positive_k_keeps_all():
-    s = Store(INNER)
+    s = Store()
     for i in range(5):
         s.put(f"t{i}", vec(i, 1))
     assert ids(s.near(vec(1, 0), 2)) == ["t4", "t3"]
@@ -51,7 +51,7 @@ def test_k_cuts_and_non_positive_k_keeps_all():
 
 
 def test_scores_are_returned_and_zero_and_negative_scores_are_kept():
-    s = Store(INNER)
+    s = Store()
     s.put("pos", vec(0.5, 0))
     s.put("zero", vec(0, 1))
     s.put("neg", vec(-0.25, 0))
@@ -60,7 +60,7 @@ def test_scores_are_returned_and_zero_and_negative_scores_are_kept():
 
 
 def test_space_filter_admits_only_equal_metadata_and_missing_field_fails():
-    s = Store(INNER)
+    s = Store()
     s.put("a@1", vec(1, 0), {SPACE: "a"})
     s.put("b@1", vec(1, 0), {SPACE: "b"})
     s.put("a@2", vec(0.5, 0), {SPACE: "a"})
@@ -70,40 +70,21 @@ def test_space_filter_admits_only_equal_metadata_and_missing_field_fails():
     assert ids(s.search(vec(1, 0), 10)) == ["a@1", "b@1", "none", "a@2"]
 
 
-def test_where_is_a_conjunction():
-    s = Store(INNER)
-    s.put("1", vec(1), {"space": "a", "lang": "en"})
-    s.put("2", vec(1), {"space": "a", "lang": "fr"})
-    s.put("3", vec(1), {"space": "b", "lang": "en"})
-    assert ids(s.search(vec(1), 0, where={"lang": "en"})) == ["1", "3"]
-    assert ids(s.search(vec(1), 0, space="a", where={"lang": "en"})) == ["1"]
-
-
-def test_no_vector_lists_admitted_items_in_insertion_order():
-    s = Store(INNER)
-    for id in ["c", "a", "b"]:
-        s.put(id, vec(1), {SPACE: "x" if id != "a" else "y"})
-    assert [(m.id, m.score) for m in s.search(None)] == [("c", 0.0), ("a", 0.0), ("b", 0.0)]
-    assert ids(s.search(None, 1)) == ["c"]
-    assert ids(s.search(None, space="x")) == ["c", "b"]
-
-
 def test_put_replaces_in_place():
-    s = Store(INNER)
+    s = Store()
     s.put("a", vec(1, 0), {SPACE: "x"})
     s.put("b", vec(1, 0))
     assert s.near(vec(1, 0))[0].id == "a"
     s.put("a", vec(0, 1), {SPACE: "y"})
     assert len(s) == 2
-    assert ids(s.search(None)) == ["a", "b"]
     assert [(m.id, m.score) for m in s.near(vec(1, 0))] == [("b", 1.0), ("a", 0.0)]
     assert ids(s.search(vec(1, 0), space="x")) == []
-    v, meta = s.get("a")
-    assert v.dtype == np.float32 and v.tolist() == [0.0, 1.0] and dict(meta) == {SPACE: "y"}
+    [m] = s.search(vec(0, 1), space="y")
+    assert (m.id, m.score, dict(m.meta)) == ("a", 1.0, {SPACE: "y"})
 
 
 def test_metadata_is_copied_and_read_only():
-    s = Store(INNER)
+    s = Store()
     meta = {SPACE: "x"}
     s.put("a", vec(1), meta)
     meta[SPACE] = "changed"
@@ -114,7 +95,7 @@ def test_metadata_is_copied_and_read_only():
 
 
 def test_refusals():
-    s = Store(INNER)
+    s = Store()
     with pytest.raises(StoreError):
         s.put("", vec(1))
     with pytest.raises(StoreError):
@@ -129,31 +110,21 @@ def test_refusals():
         s.near(vec())
 
 
-def test_default_metric_is_cosine_like_the_reference():
-    s = Store()
-    assert s.metric == COSINE
-    s.put("long", vec(3, 4))
-    s.put("zero", vec(0, 0))
-    got = {m.id: m.score for m in s.near(vec(1, 0))}
-    assert got == {"long": 3 / 5, "zero": 0.0}
-    e = Store(EUCLID)
-    e.put("a", vec(3, 4))
-    e.put("b", vec(0, 1))
-    assert [(m.id, m.score) for m in e.near(vec(0, 0))] == [("b", -1.0), ("a", -5.0)]
-
-
 def test_inner_product_accumulates_in_index_order():
     # 1 + 2**60 rounds to 2**60, so the sequential sum is 0; any other order gives 1.
-    s = Store(INNER)
+    s = Store()
     s.put("x", vec(1, 2.0**60, -(2.0**60)))
     assert s.near(vec(1, 1, 1))[0].score == 0.0
-    s2 = Store(INNER)
+    s2 = Store()
     s2.put("x", vec(-(2.0**60), 2.0**60, 1))
     assert s2.near(vec(1, 1, 1))[0].score == 1.0
+    # dot, the dense loop the fast path must equal, sums in the same order
+    assert dot([1, 2.0**60, -(2.0**60)], [1, 1, 1]) == 0.0
+    assert dot([-(2.0**60), 2.0**60, 1], [1, 1, 1]) == 1.0
 
 
 def test_non_finite_values_fall_back_to_the_dense_loop():
-    s = Store(INNER)
+    s = Store()
     s.put("inf", vec(math.inf, 0))
     s.put("one", vec(1, 1))
     got = {m.id: m.score for m in s.near(vec(0, 1))}
@@ -168,30 +139,11 @@ def bits(x: float) -> bytes:
     return b"nan" if math.isnan(x) else struct.pack("<d", x)
 
 
-def ref_score(metric: str, a: list[float], b: list[float]) -> float:
-    """Literal transcription of store/math.go, dense and sequential."""
-    if metric == INNER:
-        s = 0.0
-        for x, y in zip(a, b):
-            s += x * y
-        return s
-    if metric == EUCLID:
-        s = 0.0
-        for x, y in zip(a, b):
-            d = x - y
-            s += d * d
-        return -math.sqrt(s)
-    na = math.sqrt(sum_seq([x * x for x in a]))
-    nb = math.sqrt(sum_seq([x * x for x in b]))
-    if na == 0 or nb == 0:
-        return 0.0
-    return ref_score(INNER, a, b) / (na * nb)
-
-
-def sum_seq(xs: list[float]) -> float:
+def ref_dot(a: list[float], b: list[float]) -> float:
+    """Literal transcription of store/math.go Dot, dense and sequential."""
     s = 0.0
-    for x in xs:
-        s += x
+    for x, y in zip(a, b):
+        s += x * y
     return s
 
 
@@ -214,15 +166,15 @@ def stores(draw, finite=True):
 
 
 @settings(max_examples=300, deadline=None)
-@given(stores(), st.sampled_from([INNER, COSINE, EUCLID]), st.integers(-1, 14), st.sampled_from([None, "p", "q"]))
-def test_search_equals_dense_sequential_reference(data, metric, k, space):
+@given(stores(), st.integers(-1, 14), st.sampled_from([None, "p", "q"]))
+def test_search_equals_dense_sequential_reference(data, k, space):
     dim, rows, q = data
-    s = Store(metric)
+    s = Store()
     for id, v, sp in rows:
         s.put(id, v, {SPACE: sp})
     got = s.search(np.array(q, dtype=np.float32), k, space=space)
     q32 = np.array(q, dtype=np.float32).astype(np.float64).tolist()
-    want = [(id, ref_score(metric, q32, np.array(v, dtype=np.float32).astype(np.float64).tolist()))
+    want = [(id, ref_dot(q32, np.array(v, dtype=np.float32).astype(np.float64).tolist()))
             for id, v, sp in rows if space is None or sp == space]
     want.sort(key=lambda p: (-p[1], p[0].encode()))
     if k > 0:
@@ -231,15 +183,15 @@ def test_search_equals_dense_sequential_reference(data, metric, k, space):
 
 
 @settings(max_examples=150, deadline=None)
-@given(stores(finite=False), st.sampled_from([INNER, COSINE]))
-def test_non_finite_scores_equal_dense_reference(data, metric):
+@given(stores(finite=False))
+def test_non_finite_scores_equal_dense_reference(data):
     dim, rows, q = data
-    s = Store(metric)
+    s = Store()
     for id, v, _ in rows:
         s.put(id, v)
     got = {m.id: bits(m.score) for m in s.near(np.array(q, dtype=np.float32))}
     q32 = np.array(q, dtype=np.float32).astype(np.float64).tolist()
-    want = {id: bits(ref_score(metric, q32, np.array(v, dtype=np.float32).astype(np.float64).tolist()))
+    want = {id: bits(ref_dot(q32, np.array(v, dtype=np.float32).astype(np.float64).tolist()))
             for id, v, _ in rows}
     assert got == want
 
@@ -248,7 +200,7 @@ def test_non_finite_scores_equal_dense_reference(data, metric):
 @given(stores(), st.randoms(use_true_random=False))
 def test_order_is_total_and_independent_of_insertion_order(data, rnd):
     dim, rows, q = data
-    a, b = Store(INNER), Store(INNER)
+    a, b = Store(), Store()
     for id, v, sp in rows:
         a.put(id, v)
     shuffled = list(rows)

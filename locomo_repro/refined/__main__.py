@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import urllib.parse
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -77,6 +78,8 @@ def _print_json(value: Any) -> None:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    if args.max_conversations is not None and args.max_conversations < 0:
+        raise Usage(f"--max-conversations takes a count of 0 or more, got {args.max_conversations}")
     if args.refined_root and not args.data:
         source = Path(args.refined_root) / RAW_DATASET
     else:
@@ -186,6 +189,9 @@ def cmd_judge(args: argparse.Namespace) -> int:
         if args.retry_wait < 0 or low < 0 or high < low:
             raise Usage("--retry-wait must be >= 0 and --rate-limit-wait MIN MAX with 0 <= MIN <= MAX")
         endpoint = judge.resolve_endpoint(args.model, args.base_url, args.api_key)
+        split = urllib.parse.urlsplit(endpoint.base_url)
+        if split.scheme not in ("http", "https") or not split.netloc:
+            raise Usage(f"--base-url must be an http(s) URL, got {endpoint.base_url!r}")
         warning = judge.model_warning(endpoint.model)
         if warning:
             _err(warning)

@@ -237,7 +237,9 @@ class Backoff:
 
 
 def _stderr(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)
+    """One line to stderr in a single write, so lines from worker threads do not interleave."""
+    sys.stderr.write(line + "\n")
+    sys.stderr.flush()
 
 
 @dataclass
@@ -258,10 +260,6 @@ class Judge:
     def cancel(self) -> None:
         """Make judgements in progress give up at their next pause."""
         self._stop.set()
-
-    @property
-    def sends_thinking_field(self) -> bool:
-        return self._send_thinking_field
 
     def __call__(self, question: str, gold: str, generated: str) -> float:
         return float(self.label(question, gold, generated))
