@@ -3,9 +3,8 @@
 The reference outputs pin the port at the published settings; these
 properties pin what the rules imply elsewhere (read.go, bench.go, path.go of
 hanzoai/semantic bench/locomo): a memory's cites at k are the first k of its
-cites at a larger k (sorted, then cut); the reader declines below the floor and
-never otherwise without a reason; parts bounds the pieces, span bounds the
-words of a piece, band keeps only cites near the best.
+cites at a larger k (sorted, then cut); the reader declines below the floor;
+parts bounds the pieces of a reply and span the words of a piece.
 """
 
 from __future__ import annotations
