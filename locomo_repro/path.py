@@ -123,19 +123,16 @@ class Path:
                 found.append((score, edge))
         found.sort(key=lambda r: (-r[0], r[1].id))
 
+        # A relation (source node, stemmed predicate) is read whole at its best
+        # edge; the dict keeps relations in the order their best edges rank.
         kin: dict[tuple[str, str], list[tuple[float, kg.Edge]]] = {}
         for r in found:
             kin.setdefault((r[1].source, relation(r[1].label)), []).append(r)
         out: list[Cite] = []
         cited: set[str] = set()
         valued: set[str] = set()
-        done: set[tuple[str, str]] = set()
-        for _, edge in found:
-            link = (edge.source, relation(edge.label))
-            if link in done:
-                continue
-            done.add(link)
-            for score, member in kin[link]:
+        for members in kin.values():
+            for score, member in members:
                 if member.target not in valued:
                     for doc in member.docs:
                         if doc in know.at and doc not in cited:
@@ -145,4 +142,5 @@ class Path:
                             break
                 if len(out) == k:
                     return out
+        return out
         return out

@@ -12,7 +12,6 @@ the reference dialogue reader (hanzoai/semantic bench/locomo, talk.go).
 from __future__ import annotations
 
 import string
-import unicodedata
 from functools import lru_cache
 
 import regex
@@ -57,12 +56,12 @@ def terms(text: str) -> frozenset[str]:
     return frozenset(stems(text))
 
 
+_WORD_CHAR = regex.compile(r"[\p{L}\p{Nd}\p{M}_]")
+
+
 def is_word_char(ch: str) -> bool:
     """A character of a word: a Unicode letter, decimal digit or mark, or ``_``."""
-    return ch.isalpha() or ch.isdecimal() or ch == "_" or unicodedata.category(ch)[0] == "M"
-
-
-_WORD_CHAR = regex.compile(r"[\p{L}\p{Nd}\p{M}_]")
+    return _WORD_CHAR.match(ch) is not None
 
 
 @lru_cache(maxsize=1 << 16)
