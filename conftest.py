@@ -14,7 +14,7 @@ REFERENCE = ROOT.parent / "shared" / "reference"
 @pytest.fixture(scope="session")
 def samples():
     """The whole dataset, read once (LOCOMO_DATA, else the cache, else a fetch)."""
-    from locomo_repro import dataset
+    from locomo_repro.data import dataset
 
     return dataset.load()
 

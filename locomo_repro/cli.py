@@ -16,11 +16,11 @@ from collections.abc import Sequence
 from typing import TextIO
 from pathlib import Path
 
-from . import bench
-from .dataset import DatasetError, Sample, load, write_atomic
-from .gojson import dumps
-from .model import DEFAULT_BASE_URL, DEFAULT_MEMO, KEY_VARIABLES, Model, api_key, open_model
-from .read import Options
+from .bench import experiment as bench
+from .data.dataset import DatasetError, Sample, load, write_atomic
+from .go.json import dumps
+from .read.model import DEFAULT_BASE_URL, DEFAULT_MEMO, KEY_VARIABLES, Model, api_key, open_model
+from .read.reader import Options
 
 PROG = "locomo-repro"
 
@@ -139,7 +139,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     """Carry out a parsed command line."""
     opts = options(args)
     if args.stats:
-        from . import stats
+        from .score import stats
 
         return stats.main([args.stats])
     reader = model(args)

@@ -6,7 +6,9 @@ import re
 
 import pytest
 
-from locomo_repro import bench_perf, dataset
+from locomo_repro.bench import perf as bench_perf
+
+from locomo_repro.data import dataset
 
 LINE = re.compile(r"  (median|best  )  cpu +(\d+\.\d\d) s   wall +(\d+\.\d\d) s   peak rss +(\d+\.\d) MiB")
 

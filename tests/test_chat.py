@@ -7,7 +7,7 @@ import time
 import pytest
 from stub_server import Stub, completion, dead_url
 
-from locomo_repro.chat import (
+from locomo_repro.read.chat import (
     ChatBadReply,
     ChatClient,
     ChatError,

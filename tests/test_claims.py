@@ -21,8 +21,12 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from locomo_repro import bench, claims, official
-from locomo_repro.predictions import parse
+from locomo_repro.bench import experiment as bench
+
+from locomo_repro import claims
+
+from locomo_repro.score import official
+from locomo_repro.score.predictions import parse
 
 MANIFEST_PATH = Path(__file__).resolve().parent.parent / "claims.yaml"
 MANIFEST = claims.load(MANIFEST_PATH)

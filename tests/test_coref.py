@@ -16,11 +16,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from locomo_repro import bench, cli, coref, talk
-from locomo_repro.coref import Entity, Ref, chains, gazetteer, mentions, refer, same
-from locomo_repro.dataset import Sample, Turn
-from locomo_repro.graph import Knowledge
-from locomo_repro.terms import Vocabulary
+from locomo_repro.bench import experiment as bench
+
+from locomo_repro import cli
+
+from locomo_repro.memory import coref
+
+from locomo_repro.memory import talk
+from locomo_repro.memory.coref import Entity, Ref, chains, gazetteer, mentions, refer, same
+from locomo_repro.data.dataset import Sample, Turn
+from locomo_repro.arms.graph import Knowledge
+from locomo_repro.memory.terms import Vocabulary
 
 
 def found(text: str, word: str, label: str) -> Entity:

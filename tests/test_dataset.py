@@ -25,8 +25,8 @@ from pathlib import Path
 
 import pytest
 
-from locomo_repro import dataset
-from locomo_repro.dataset import DatasetError, Turn, day
+from locomo_repro.data import dataset
+from locomo_repro.data.dataset import DatasetError, Turn, day
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from locomo_repro.gojson import dumps
+from locomo_repro.go.json import dumps
 
 # (float, Go's encoding) — encoding/json floatEncoder: strconv 'f' with the
 # shortest digits, 'e' below 1e-6 or from 1e21 on, with "e-07" cleaned to "e-7".

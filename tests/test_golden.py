@@ -1,8 +1,8 @@
 """The kit's metric against golden/, the official LoCoMo scorer's own output.
 
-Every input is rebuilt from the dataset (``locomo_repro.golden``) exactly as
-golden/README.md defines it, scored with ``locomo_repro.metric`` and
-``locomo_repro.text``, and compared row by row; then the generator is run with
+Every input is rebuilt from the dataset (``locomo_repro.score.golden``) exactly as
+golden/README.md defines it, scored with ``locomo_repro.score.metric`` and
+``locomo_repro.text.reduce``, and compared row by row; then the generator is run with
 the kit's scorer and its output compared byte for byte.
 """
 
@@ -16,9 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from locomo_repro import dataset, golden, official
-from locomo_repro.metric import grade, recall
-from locomo_repro.text import normalise, stem
+from locomo_repro.data import dataset
+
+from locomo_repro.score import golden
+
+from locomo_repro.score import official
+from locomo_repro.score.metric import grade, recall
+from locomo_repro.text.reduce import normalise, stem
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 TOLERANCE = 1e-12
@@ -164,8 +168,8 @@ def test_regenerating_with_the_kit_scorer_is_byte_identical(tmp_path, data_path,
 # byte-identical output shows the adapter calls the scorer as the README says.
 STAND_IN = '''
 from locomo_absent_dependency.sub import score  # not installed: must be stubbed
-from locomo_repro.metric import grade, recall
-from locomo_repro.text import normalise as normalize_answer
+from locomo_repro.score.metric import grade, recall
+from locomo_repro.text.reduce import normalise as normalize_answer
 
 print("imported")
 

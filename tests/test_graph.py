@@ -12,14 +12,14 @@ from datetime import datetime
 import numpy as np
 import pytest
 
-from locomo_repro.dataset import Sample, Turn
-from locomo_repro.graph import NAMING, Held, Knowledge, Piece
-from locomo_repro.memory import ids, sure
-from locomo_repro.metric import declined
-from locomo_repro.read import Options, reply
-from locomo_repro.store import SPACE, dot
-from locomo_repro.terms import Vocabulary
-from locomo_repro.text import terms
+from locomo_repro.data.dataset import Sample, Turn
+from locomo_repro.arms.graph import NAMING, Held, Knowledge, Piece
+from locomo_repro.memory.cite import ids, sure
+from locomo_repro.score.metric import declined
+from locomo_repro.read.reader import Options, reply
+from locomo_repro.memory.store import SPACE, dot
+from locomo_repro.memory.terms import Vocabulary
+from locomo_repro.text.reduce import terms
 
 # talk_test.go `day` and `quiz`.
 DAY = datetime(2023, 5, 8, 13, 56)
@@ -218,7 +218,7 @@ def test_blind_empties_the_graph_and_keeps_everything_else():
 
 
 def test_the_run_builds_the_ablations_it_is_asked_for():
-    from locomo_repro import bench
+    from locomo_repro.bench import experiment as bench
 
     (plain,) = bench.build([PETS])
     (underived,) = bench.build([PETS], derive=False)

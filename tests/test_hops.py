@@ -16,12 +16,14 @@ from datetime import datetime
 
 import pytest
 
-from locomo_repro import timewords, bench
-from locomo_repro.dataset import Sample, Turn
-from locomo_repro.graph import Knowledge
-from locomo_repro.path import Path
-from locomo_repro.read import gather
-from locomo_repro.terms import Vocabulary
+from locomo_repro.data import timewords
+
+from locomo_repro.bench import experiment as bench
+from locomo_repro.data.dataset import Sample, Turn
+from locomo_repro.arms.graph import Knowledge
+from locomo_repro.arms.path import Path
+from locomo_repro.read.reader import gather
+from locomo_repro.memory.terms import Vocabulary
 
 
 def knowledge(s: Sample) -> Knowledge:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from locomo_repro import lexicon
-from locomo_repro.gostrings import fields, trim_space
-from locomo_repro.kg import TYPES, Graph, Triple, build, edge_hash, fnv1a64, fold
+from locomo_repro.text import lexicon
+from locomo_repro.go.strings import fields, trim_space
+from locomo_repro.memory.kg import TYPES, Graph, Triple, build, edge_hash, fnv1a64, fold
 
 
 def t(s: str, p: str, o: str, doc: str = "", score: float = 0.9) -> Triple:

@@ -10,8 +10,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from nltk.stem import PorterStemmer
 
-from locomo_repro.metric import DECLINE, declined, f1, grade, parts, recall
-from locomo_repro.text import normalise, stem, stems
+from locomo_repro.score.metric import DECLINE, declined, f1, grade, parts, recall
+from locomo_repro.text.reduce import normalise, stem, stems
 
 # --- normalise and stems ---------------------------------------------------
 

@@ -20,13 +20,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 from stub_server import Stub, completion, dead_url
 
-from locomo_repro import bench, cli, model
-from locomo_repro.dataset import Turn
-from locomo_repro.memory import Cite
-from locomo_repro.metric import DECLINE
-from locomo_repro.read import Options, gather, reply
-from locomo_repro.terms import Vocabulary
-from locomo_repro.vector import VectorMemory
+from locomo_repro.bench import experiment as bench
+
+from locomo_repro import cli
+
+from locomo_repro.read import model
+from locomo_repro.data.dataset import Turn
+from locomo_repro.memory.cite import Cite
+from locomo_repro.score.metric import DECLINE
+from locomo_repro.read.reader import Options, gather, reply
+from locomo_repro.memory.terms import Vocabulary
+from locomo_repro.arms.vector import VectorMemory
 
 ROOT = Path(__file__).resolve().parent.parent
 DAY = datetime(2023, 5, 8, 13, 56)

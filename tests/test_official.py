@@ -19,8 +19,12 @@ import warnings
 
 import pytest
 
-from locomo_repro import claims, dataset, official
-from locomo_repro.predictions import PredictionsError, parse
+from locomo_repro import claims
+
+from locomo_repro.data import dataset
+
+from locomo_repro.score import official
+from locomo_repro.score.predictions import PredictionsError, parse
 
 REFERENCE_FILES = ("answers.json", "answers-walk.json", "answers-factor.json")
 

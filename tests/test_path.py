@@ -11,12 +11,12 @@ from datetime import datetime
 
 import pytest
 
-from locomo_repro.dataset import Sample, Turn
-from locomo_repro.graph import Knowledge
-from locomo_repro.memory import ids, sure
-from locomo_repro.path import Path, relation
-from locomo_repro.read import Options, gather, reply
-from locomo_repro.terms import Vocabulary
+from locomo_repro.data.dataset import Sample, Turn
+from locomo_repro.arms.graph import Knowledge
+from locomo_repro.memory.cite import ids, sure
+from locomo_repro.arms.path import Path, relation
+from locomo_repro.read.reader import Options, gather, reply
+from locomo_repro.memory.terms import Vocabulary
 
 # talk_test.go `quiz`.
 QUIZ = Options(k=5, floor=0.3, span=4, band=0.9, parts=2)

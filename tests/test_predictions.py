@@ -6,8 +6,10 @@ import json
 
 import pytest
 
-from locomo_repro import official, stats
-from locomo_repro.predictions import Prediction, PredictionsError, parse, read
+from locomo_repro.score import official
+
+from locomo_repro.score import stats
+from locomo_repro.score.predictions import Prediction, PredictionsError, parse, read
 
 
 def question(**over):

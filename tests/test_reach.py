@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from locomo_repro import reach
-from locomo_repro.dataset import ANSWERABLE
+from locomo_repro.bench import reach
+from locomo_repro.data.dataset import ANSWERABLE
 
 
 @pytest.fixture(scope="module")

@@ -11,12 +11,12 @@ from datetime import datetime
 
 import pytest
 
-from locomo_repro.dataset import Turn
-from locomo_repro.memory import Cite
-from locomo_repro.metric import DECLINE, declined
-from locomo_repro.read import Options, asking, gather, recite, reply, span
-from locomo_repro.terms import Vocabulary
-from locomo_repro.text import terms, words
+from locomo_repro.data.dataset import Turn
+from locomo_repro.memory.cite import Cite
+from locomo_repro.score.metric import DECLINE, declined
+from locomo_repro.read.reader import Options, asking, gather, recite, reply, span
+from locomo_repro.memory.terms import Vocabulary
+from locomo_repro.text.reduce import terms, words
 
 # talk_test.go `quiz`: the reader settings the reference tests use.
 QUIZ = Options(k=5, floor=0.3, span=4, band=0.9, parts=2)

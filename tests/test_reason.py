@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from locomo_repro.kg import Triple
-from locomo_repro.reason import (
+from locomo_repro.memory.kg import Triple
+from locomo_repro.memory.reason import (
     DEFAULT_DEPTH,
     Engine,
     MissingFact,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from locomo_repro.metric import DECLINE
+from locomo_repro.score.metric import DECLINE
 from locomo_repro.refined import export, predict
 from locomo_repro.refined.__main__ import main
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from stub_server import Stub, completion
 
-from locomo_repro.chat import ChatClient, ChatHTTPError
+from locomo_repro.read.chat import ChatClient, ChatHTTPError
 from locomo_repro.refined import judge
 from locomo_repro.refined.__main__ import main
 

@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from locomo_repro import bench, cli
-from locomo_repro.read import Options
+from locomo_repro.bench import experiment as bench
+
+from locomo_repro import cli
+from locomo_repro.read.reader import Options
 from locomo_repro.refined import export, predict
 from locomo_repro.refined.__main__ import main
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from locomo_repro import metric
+from locomo_repro.score import metric
 from locomo_repro.refined.lexical import bleu1, token_f1, tokens
 
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import pytest
 
-from locomo_repro.metric import DECLINE
-from locomo_repro.memory import sure
-from locomo_repro.read import Options, asking, reply
-from locomo_repro.text import words
+from locomo_repro.score.metric import DECLINE
+from locomo_repro.memory.cite import sure
+from locomo_repro.read.reader import Options, asking, reply
+from locomo_repro.text.reduce import words
 
 KS = (1, 2, 5, 10, 20)
 

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from locomo_repro import stats
-from locomo_repro.predictions import PredictionsError
+from locomo_repro.score import stats
+from locomo_repro.score.predictions import PredictionsError
 
 REFERENCE_FILES = ("answers.json", "answers-walk.json", "answers-factor.json")
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from locomo_repro.store import SPACE, Store, StoreError, dot
+from locomo_repro.memory.store import SPACE, Store, StoreError, dot
 
 
 def vec(*xs: float) -> np.ndarray:

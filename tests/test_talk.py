@@ -9,11 +9,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from locomo_repro import dataset, talk
-from locomo_repro.dataset import Turn
-from locomo_repro.lexicon import STOP
-from locomo_repro.gostrings import equal_fold, fields, to_lower
-from locomo_repro.talk import (
+from locomo_repro.data import dataset
+
+from locomo_repro.memory import talk
+from locomo_repro.data.dataset import Turn
+from locomo_repro.text.lexicon import STOP
+from locomo_repro.go.strings import equal_fold, fields, to_lower
+from locomo_repro.memory.talk import (
     Claim,
     known_names,
     mentions,

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from locomo_repro.dataset import Turn
-from locomo_repro.memory import Cite, sure
-from locomo_repro.terms import ASKED, Vocabulary, go_log
-from locomo_repro.text import stems, terms
+from locomo_repro.data.dataset import Turn
+from locomo_repro.memory.cite import Cite, sure
+from locomo_repro.memory.terms import ASKED, Vocabulary, go_log
+from locomo_repro.text.reduce import stems, terms
 
 # --- go_log: Go's math.Log --------------------------------------------------------------------
 

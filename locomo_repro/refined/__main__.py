@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..chat import ChatClient
+from ..read.chat import ChatClient
 from . import export, judge, predict, score, summary
 from .files import InputError, json_text, load_records, records_text, write_atomic
 
@@ -40,7 +40,7 @@ def _progress(label: str):
 
 def _dataset_path(data: str | None) -> Path:
     """The LoCoMo dataset the kit is pointed at (``--data``, else the kit's default)."""
-    from .. import dataset
+    from ..data import dataset
 
     try:
         return dataset.resolve(data)

@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..chat import DEFAULT_BASE_URL, ChatClient, ChatError, retry, user_message
+from ..read.chat import DEFAULT_BASE_URL, ChatClient, ChatError, retry, user_message
 from .files import InputError
 
 #: The judge model Refined's scores are reported with, as Refined names it by default.

@@ -1,7 +1,7 @@
 """Predictions for LoCoMo-Refined questions from any answering arm.
 
 An arm is a factory that receives the user's ``--data`` argument (``None``
-for the default dataset; resolve it with ``locomo_repro.dataset.resolve``)
+for the default dataset; resolve it with ``locomo_repro.data.dataset.resolve``)
 and returns an answerer ``answer(sample_id, question_text) -> str``. Registered
 here: ``abstain``, which declines every question, and every memory + reader arm
 of the bench's arm sets (``KIT_ARMS``), read at the default settings. Other arms
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..metric import DECLINE
+from ..score.metric import DECLINE
 
 #: Answers one question about one conversation.
 Answerer = Callable[[str, str], str]
@@ -62,8 +62,8 @@ class KitAnswerer:
     """
 
     def __init__(self, arm: str, arm_set: str, data: str | None) -> None:
-        from .. import dataset
-        from ..read import Options
+        from ..data import dataset
+        from ..read.reader import Options
 
         try:
             samples = dataset.load(data)
@@ -78,7 +78,7 @@ class KitAnswerer:
     def _case(self, sample_id: str):
         """The built conversation and this arm in it."""
         if sample_id not in self._built:
-            from .. import bench
+            from ..bench import experiment as bench
 
             sample = self._samples.get(sample_id)
             if sample is None:
@@ -99,7 +99,7 @@ class KitAnswerer:
         return found
 
     def __call__(self, sample_id: str, question: str) -> str:
-        from ..memory import sure
+        from ..memory.cite import sure
 
         case, arm = self._case(sample_id)
         text = self._wording(sample_id, question)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from .gostrings import trim_space
+from ..go.strings import trim_space
 
 #: The pinned copy of the dataset: commit, address, digest and size.
 COMMIT = "3eb6f2c585f5e1699204e3c3bdf7adc5c28cb376"

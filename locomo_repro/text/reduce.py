@@ -17,7 +17,7 @@ from functools import lru_cache
 import regex
 from nltk.stem import PorterStemmer
 
-from .gostrings import trim_space
+from ..go.strings import trim_space
 
 _DELETE_PUNCTUATION = str.maketrans("", "", string.punctuation)
 _ARTICLES = regex.compile(r"\b(a|an|the|and)\b")

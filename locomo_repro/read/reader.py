@@ -11,11 +11,11 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from .dataset import MONTH_NAMES, day, day_of
-from .lexicon import DECLINE, MONTHS, QUESTION_WORDS, STOP
-from .memory import Cite
-from .terms import Vocabulary
-from .text import is_question, sentences, stem, terms, words
+from ..data.dataset import MONTH_NAMES, day, day_of
+from ..text.lexicon import DECLINE, MONTHS, QUESTION_WORDS, STOP
+from ..memory.cite import Cite
+from ..memory.terms import Vocabulary
+from ..text.reduce import is_question, sentences, stem, terms, words
 
 
 @dataclass(frozen=True, slots=True)

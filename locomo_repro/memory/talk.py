@@ -23,10 +23,10 @@ from dataclasses import dataclass
 from itertools import groupby
 from typing import Protocol
 
-from .coref import coref, gazetteer
-from .lexicon import AUXILIARY, FIRST, NEGATION, SECOND, STOP, VERBS
-from .gostrings import SPACE, equal_fold, fields, to_lower
-from .text import is_question, is_word_char, sentences, words
+from ..memory.coref import coref, gazetteer
+from ..text.lexicon import AUXILIARY, FIRST, NEGATION, SECOND, STOP, VERBS
+from ..go.strings import SPACE, equal_fold, fields, to_lower
+from ..text.reduce import is_question, is_word_char, sentences, words
 
 
 class Turn(Protocol):

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from .dataset import Sample
-from .text import stem, words
+from ..data.dataset import Sample
+from ..text.reduce import stem, words
 
 #: Month, weekday and season names, and the words that place or measure a time.
 TIME_WORDS: tuple[str, ...] = (

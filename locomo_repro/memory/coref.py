@@ -19,7 +19,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .gostrings import fields, to_lower, trim_space
+from ..go.strings import fields, to_lower, trim_space
 
 #: Confidence of an entity named in a gazetteer (the reference's name score).
 NAMED = 0.9

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .lexicon import DECLINE
-from .text import stems
+from ..text.lexicon import DECLINE
+from ..text.reduce import stems
 
 #: The phrases the scorer counts as declining (the kit's own decline, ``DECLINE``, is the first).
 _DECLINING_PHRASES = (DECLINE.lower(), "not mentioned")

@@ -8,11 +8,11 @@ ranks the graph's pieces without the subject filter.
 
 from __future__ import annotations
 
-from .graph import Knowledge
-from .memory import Cite
-from .store import SPACE, Store
-from .terms import Vocabulary
-from .kg import fold
+from ..arms.graph import Knowledge
+from ..memory.cite import Cite
+from ..memory.store import SPACE, Store
+from ..memory.terms import Vocabulary
+from ..memory.kg import fold
 
 
 class Scoped:

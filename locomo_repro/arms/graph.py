@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import kg
-from .dataset import Sample
-from .memory import Cite
-from .reason import Engine, Pattern, Rule
-from .store import SPACE, Store
-from .talk import Claim, bound_subjects, known_names, read_conversation, subject, third_person
-from .terms import Vocabulary
-from .text import terms
+from ..memory import kg
+from ..data.dataset import Sample
+from ..memory.cite import Cite
+from ..memory.reason import Engine, Pattern, Rule
+from ..memory.store import SPACE, Store
+from ..memory.talk import Claim, bound_subjects, known_names, read_conversation, subject, third_person
+from ..memory.terms import Vocabulary
+from ..text.reduce import terms
 
 
 #: What a thing is called its owner has: (who did what) ∧ (what named name) ⇒ (who did name).

@@ -29,8 +29,8 @@ from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .gostrings import trim_space
-from .kg import Triple
+from ..go.strings import trim_space
+from ..memory.kg import Triple
 
 SEP = "\x1f"
 """Joins the parts of a key; a control character, so distinct triples never share one."""

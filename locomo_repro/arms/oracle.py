@@ -9,10 +9,10 @@ turn are skipped.
 
 from __future__ import annotations
 
-from .dataset import Sample
-from .memory import Cite
-from .terms import Vocabulary
-from .text import terms
+from ..data.dataset import Sample
+from ..memory.cite import Cite
+from ..memory.terms import Vocabulary
+from ..text.reduce import terms
 
 
 class Oracle:

@@ -15,8 +15,8 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from .lexicon import ASKED_WORDS, STOP
-from .text import stem, stems, terms
+from ..text.lexicon import ASKED_WORDS, STOP
+from ..text.reduce import stem, stems, terms
 
 # Coefficients of the natural logarithm in Go's math package (the fdlibm
 # e_log.c algorithm).  glibc's log differs from it in the last bit for many

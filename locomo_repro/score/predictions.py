@@ -19,7 +19,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from .dataset import CATEGORIES
+from ..data.dataset import CATEGORIES
 
 SUFFIX = "_prediction"
 

@@ -11,9 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from .dataset import Turn
-from .terms import Vocabulary
-from .text import terms
+from ..data.dataset import Turn
+from ..memory.terms import Vocabulary
+from ..text.reduce import terms
 
 
 @dataclass(frozen=True, slots=True)

@@ -244,7 +244,7 @@ def default_path() -> Path:
     if os.environ.get("LOCOMO_CLAIMS"):
         return Path(os.environ["LOCOMO_CLAIMS"])
     here = Path.cwd() / "claims.yaml"
-    return here if here.is_file() else Path(__file__).resolve().parent.parent / "claims.yaml"
+    return here if here.is_file() else Path(__file__).resolve().parents[2] / "claims.yaml"
 
 
 def load(path: str | os.PathLike[str] | None = None) -> Manifest:
@@ -568,7 +568,7 @@ class Run:
 @cache
 def parse_run(flags: str) -> Run:
     """Parse the benchmark's flags (``"-arms walk -blind"``) with the kit's own command-line parser."""
-    from . import cli
+    from .. import cli
 
     parser = cli.parser()
     try:
@@ -608,7 +608,7 @@ class Builds:
         self.seconds: dict[tuple[str, bool, bool, bool], tuple[float, float]] = {}
 
     def cases(self, arms: str = "main", blind: bool = False, derive: bool = True, coref: bool = False) -> list:
-        from . import bench
+        from ..bench import experiment as bench
 
         key = (arms, blind, derive, coref)
         if key not in self._cases:
@@ -651,8 +651,8 @@ class Lab:
 
     def cases(self, arms: str = "main", blind: bool = False, derive: bool = True, coref: bool = False) -> list:
         """Every conversation built for one arm set (once).  The default build is timed with its default run."""
-        from . import bench
-        from .read import Options
+        from ..bench import experiment as bench
+        from ..read.reader import Options
 
         key = (arms, blind, derive, coref)
         cases = self.builds.cases(*key)
@@ -671,7 +671,7 @@ class Lab:
 
     def records(self, run: Run | str, **settings: float) -> dict:
         """Every arm's graded records for a run (``settings`` override its options, as a sweep row does)."""
-        from . import bench
+        from ..bench import experiment as bench
 
         run, key = self._key(run, settings)
         if key not in self._records:
@@ -682,7 +682,7 @@ class Lab:
 
     def tally(self, run: Run | str, arm: str, **settings: float):
         """One arm's ``bench.Tally`` for a run."""
-        from . import bench
+        from ..bench import experiment as bench
 
         records = self.records(run, **settings)
         if arm not in records:
@@ -697,8 +697,8 @@ class Lab:
 
     def predictions(self, run: Run | str):
         """The run's predictions in the official shape, read back as ``-stats`` and the cross-check read them."""
-        from . import cli
-        from .predictions import parse
+        from .. import cli
+        from ..score.predictions import parse
 
         run = parse_run(run) if isinstance(run, str) else run
         key = (run.build, run.options)
@@ -708,7 +708,7 @@ class Lab:
 
     def reach(self, conversations: int) -> dict:
         """Evidence reach at one and two hops over the first ``conversations`` conversations (timed)."""
-        from . import reach
+        from ..bench import reach
 
         if conversations not in self._reach:
             wall = time.perf_counter()
@@ -723,7 +723,7 @@ class Lab:
         download, else the same contract over the kit's metric (identical on
         every golden row).
         """
-        from . import official
+        from ..score import official
 
         run = parse_run(run) if isinstance(run, str) else run
         key = (run.build, run.options)
@@ -744,7 +744,7 @@ def check_table(predictions: Any, scorer: Callable) -> dict[str, dict[str, tuple
     The numbers of ``official.scores``, the computation ``official.report``
     prints (the reference ``score.py``'s feeding, summation order and rows).
     """
-    from . import official
+    from ..score import official
 
     return official.scores(predictions, scorer)
 
@@ -808,7 +808,7 @@ def measure(claim: Claim, lab: Lab, manifest: Manifest) -> Any:
 
 
 def _dataset(m: Mapping, lab: Lab, manifest: Manifest) -> Any:
-    from . import dataset
+    from ..data import dataset
 
     samples = lab.samples
     got = m["field"]
@@ -847,7 +847,7 @@ def _build(m: Mapping, lab: Lab, manifest: Manifest) -> float:
 
 
 def _subjects(m: Mapping, lab: Lab, manifest: Manifest) -> float:
-    from . import bench
+    from ..bench import experiment as bench
 
     speaker, known, asked = lab.memo(("subjects",), lambda: bench.subjects(lab.cases("main")))
     got = {"speaker": speaker, "known": known, "unresolved": asked - known, "asked": asked}[m["field"]]
@@ -873,7 +873,7 @@ def _table(m: Mapping, lab: Lab, manifest: Manifest) -> float:
 
 
 def _sweep(m: Mapping, lab: Lab, manifest: Manifest) -> Any:
-    from . import bench
+    from ..bench import experiment as bench
 
     run = parse_run(m["run"])
     if run.sweep is None:
@@ -905,8 +905,8 @@ def _answer(q: Any) -> str:
 
 
 def _stats(m: Mapping, lab: Lab, manifest: Manifest) -> float:
-    from . import stats
-    from .metric import DECLINE, grade
+    from ..score import stats
+    from ..score.metric import DECLINE, grade
 
     preds = lab.predictions(m["run"])
     stat = m["stat"]
@@ -957,7 +957,7 @@ def _reduce(values: Sequence[float], how: str | None) -> Any:
 
 
 def _example(m: Mapping, lab: Lab, manifest: Manifest) -> Any:
-    from . import kg
+    from ..memory import kg
 
     cases = lab.cases(*parse_run(m["run"]).build)
     at = 0
@@ -987,8 +987,9 @@ def _example(m: Mapping, lab: Lab, manifest: Manifest) -> Any:
 
 
 def _golden(m: Mapping, lab: Lab, manifest: Manifest) -> float:
-    from . import dataset, golden
-    from .text import normalise
+    from ..data import dataset
+    from ..score import golden
+    from ..text.reduce import normalise
 
     data = lab.memo(("golden",), lambda: golden.read_dataset(dataset.resolve(lab.data_path)))
     got = m["list"]
@@ -1004,7 +1005,7 @@ def _golden(m: Mapping, lab: Lab, manifest: Manifest) -> float:
 
 
 def _option(m: Mapping, lab: Lab, manifest: Manifest) -> float:
-    from .read import Options
+    from ..read.reader import Options
 
     return getattr(Options(), m["name"])
 
@@ -1055,7 +1056,7 @@ def _shift(m: Mapping, lab: Lab, manifest: Manifest) -> float:
 
 def _gains(m: Mapping, lab: Lab, manifest: Manifest) -> float:
     """How many categories in which every (arm, other arm) pair gains more than ``above`` F1."""
-    from .dataset import CATEGORIES
+    from ..data.dataset import CATEGORIES
 
     return sum(
         all(lab.tally(m["run"], b).mean((k,)) - lab.tally(m["run"], a).mean((k,)) > m["above"] for a, b in m["pairs"])
@@ -1105,7 +1106,7 @@ def _bound(m: Mapping, lab: Lab, manifest: Manifest) -> float:
 
 def _timewords(m: Mapping, lab: Lab, manifest: Manifest) -> int:
     """Multi-hop questions holding a word about time, by the kit's own list (``timewords.timed``)."""
-    from . import timewords
+    from ..data import timewords
 
     return timewords.timed(lab.samples)[0]
 
@@ -1252,7 +1253,7 @@ def _one_line(text: str | None) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m locomo_repro.claims``: measure every claim, print the status table; exit 1 if any fails."""
-    from . import dataset
+    from ..data import dataset
 
     p = argparse.ArgumentParser(prog="python -m locomo_repro.claims", description=__doc__.splitlines()[0])
     p.add_argument("--manifest", metavar="PATH", help="claims.yaml (default: $LOCOMO_CLAIMS, ./claims.yaml)")
@@ -1279,6 +1280,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         Path(args.markdown).write_text(head + summary(verdicts, markdown=True), encoding="utf-8")
     return 0 if all(v.ok for v in verdicts) else 1
 
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -24,12 +24,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from . import kg
-from .graph import Knowledge
-from .memory import Cite
-from .gostrings import fields, to_lower
-from .talk import mentions
-from .text import stem, stems, terms
+from ..memory import kg
+from ..arms.graph import Knowledge
+from ..memory.cite import Cite
+from ..go.strings import fields, to_lower
+from ..memory.talk import mentions
+from ..text.reduce import stem, stems, terms
 
 
 @dataclass(frozen=True, slots=True)

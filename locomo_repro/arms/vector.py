@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .dataset import Turn
-from .memory import Cite
-from .store import Store
-from .terms import Vocabulary
+from ..data.dataset import Turn
+from ..memory.cite import Cite
+from ..memory.store import Store
+from ..memory.terms import Vocabulary
 
 
 class VectorMemory:

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
-from .gostrings import fields, to_lower, trim_space
+from ..go.strings import fields, to_lower, trim_space
 
 @lru_cache(maxsize=1 << 17)
 def fold(name: str) -> str:

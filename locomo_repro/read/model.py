@@ -10,7 +10,7 @@ The floor is applied before the model is asked, so a memory that declines
 costs nothing; a failed call declines and is counted; every answer is kept on
 disk under a hash of (model, prompt) so a stopped run resumes and a repeat is
 free, and failures are never kept.  The requests go through the kit's
-``locomo_repro.chat`` client.
+``locomo_repro.read.chat`` client.
 """
 
 from __future__ import annotations
@@ -23,12 +23,12 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from .chat import ChatBadReply, ChatClient, ChatError, ChatHTTPError, retry, user_message
-from .dataset import write_atomic
-from .lexicon import DECLINE
-from .memory import Cite
-from .read import Options
-from .terms import Vocabulary
+from ..read.chat import ChatBadReply, ChatClient, ChatError, ChatHTTPError, retry, user_message
+from ..data.dataset import write_atomic
+from ..text.lexicon import DECLINE
+from ..memory.cite import Cite
+from ..read.reader import Options
+from ..memory.terms import Vocabulary
 
 #: The reference's endpoint (Hanzo's OpenAI-compatible gateway).
 DEFAULT_BASE_URL = "https://api.hanzo.ai/v1"
@@ -213,7 +213,7 @@ def tidy(said: str) -> str:
 class Model:
     """Reads evidence with a model; counts what was asked, answered from disk, and lost.
 
-    ``read`` and ``alone`` have the signature of ``locomo_repro.read.reply``,
+    ``read`` and ``alone`` have the signature of ``locomo_repro.read.reader.reply``,
     so either plugs into ``bench.Arm``.
     """
 

@@ -11,19 +11,19 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TextIO
 
-from .dataset import ANSWERABLE, CATEGORIES, Sample
-from .factor import Scoped, Span
-from .gostrings import to_lower
-from .graph import NAMING, Knowledge
-from .memory import Cite, Memory, ids, sure
-from .metric import declined, grade, recall
-from .model import Model, Nothing
-from .oracle import Oracle
-from .path import Path
-from .read import Options, Reader, gather, recite, reply
-from .talk import mentions
-from .terms import Vocabulary
-from .vector import VectorMemory
+from ..data.dataset import ANSWERABLE, CATEGORIES, Sample
+from ..arms.factor import Scoped, Span
+from ..go.strings import to_lower
+from ..arms.graph import NAMING, Knowledge
+from ..memory.cite import Cite, Memory, ids, sure
+from ..score.metric import declined, grade, recall
+from ..read.model import Model, Nothing
+from ..arms.oracle import Oracle
+from ..arms.path import Path
+from ..read.reader import Options, Reader, gather, recite, reply
+from ..memory.talk import mentions
+from ..memory.terms import Vocabulary
+from ..arms.vector import VectorMemory
 
 #: The arm sets a run can ask for.
 ARM_SETS = ("main", "factor", "walk", "read", "gather", "hops")

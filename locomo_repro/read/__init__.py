@@ -1,0 +1,5 @@
+"""The readers: the deterministic extractive reader (``reader``), the model reader (``model``) over an
+OpenAI-compatible chat client (``chat``).
+
+A reader sees the question, the cites and the confidence, never the arm or the category.
+May import: ``go``, ``text``, ``data``, ``memory``."""

@@ -1,0 +1,310 @@
+"""Reading a predictions file back: ``-stats`` of the reference benchmark.
+
+Matches ``Stats`` of hanzoai/semantic ``bench/locomo/stats.go`` (a31a4551),
+byte for byte on the reference answers files.  Three reports:
+
+1. constant abstention: what replying "No information available" to every
+   question scores, per category;
+2. per arm, how well its confidence separates answerable questions
+   (categories 1-4) from adversarial ones (category 5), as the ROC AUC
+   (Mann-Whitney with mid-ranks), the same for the answered/declined
+   decision, and the share declined in each half;
+3. for every pair of arms in name order, the paired difference of mean score
+   on each half with a 95% percentile bootstrap interval over conversations,
+   computed exactly: every multiset of conversations drawn with replacement is
+   enumerated once and weighted by its multinomial coefficient.
+
+    python -m locomo_repro.stats answers.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from collections.abc import Sequence
+from functools import lru_cache
+
+import numpy as np
+
+from ..data.dataset import ANSWERABLE, CATEGORIES
+from ..score.metric import DECLINE, declined, grade
+from ..score.predictions import Answered, Predictions, PredictionsError, parse, read
+
+#: The category asking about what was never said; the others (``ANSWERABLE``) make the other half.
+ADVERSARIAL = 5
+
+#: Two-sided tail of the percentile interval (95%).
+TAIL = 0.025
+
+#: Most draws the exact bootstrap may enumerate: 12 conversations need
+#: 1,352,078; 13 would need 5,200,300.
+MAX_DRAWS = 2_000_000
+
+
+# --- Go's float formatting and arithmetic --------------------------------------------
+
+
+def go_div(a: float, b: float) -> float:
+    """IEEE division as Go does it: x/0 is ±Inf, 0/0 is NaN, instead of raising."""
+    if b != 0:
+        return a / b
+    if a == 0 or math.isnan(a):
+        return math.nan
+    return math.copysign(math.inf, a) * math.copysign(1.0, b)
+
+
+def go_f(value: float, width: int, precision: int, plus: bool = False) -> str:
+    """Go's ``%[+]<width>.<precision>f``: Python's for finite values, Go's words for NaN and Inf.
+
+    Go writes ``NaN`` (``+NaN`` under the plus flag) and always signs an
+    infinity (``+Inf``, ``-Inf``), right-aligned in the width.
+    """
+    if math.isnan(value):
+        text = "+NaN" if plus else "NaN"
+    elif math.isinf(value):
+        text = "+Inf" if value > 0 else "-Inf"
+    else:
+        return format(value, f"{'+' if plus else ''}{width}.{precision}f")
+    return text.rjust(width)
+
+
+# --- the three measures -------------------------------------------------------------
+
+
+def _answer(question: Answered) -> str:
+    """The answer the reference grades against.
+
+    The reference reads ``answer`` with a string type assertion, so a number
+    (the dataset writes six answers as JSON integers) or a missing answer
+    grades as "" — a quirk reproduced here; the Go ``-out`` always writes
+    strings, so its own files are unaffected.
+    """
+    return question.answer if isinstance(question.answer, str) else ""
+
+
+def auc(pos: Sequence[float], neg: Sequence[float]) -> float:
+    """Area under the ROC curve of ``pos`` against ``neg``: Mann-Whitney with mid-ranked ties.
+
+    For each positive value, its rank among all values is (lo + hi + 1) / 2
+    with lo the count of values below it and hi the count at or below it;
+    AUC = (Σ ranks − n(n+1)/2) / (n·m).  NaN when either side is empty.
+    """
+    positives = np.asarray(pos, dtype=np.float64)
+    everything = np.sort(np.concatenate([positives, np.asarray(neg, dtype=np.float64)]))
+    lo = np.searchsorted(everything, positives, side="left")
+    hi = np.searchsorted(everything, positives, side="right")
+    # Every rank is a half-integer, so the sum is exact in any order.
+    total = float(np.sum((lo + hi + 1) / 2))
+    n, m = float(len(positives)), float(len(neg))
+    return go_div(total - n * (n + 1) / 2, n * m)
+
+
+def quiet(spoke: Sequence[float]) -> float:
+    """Share of a half the arm declined (``spoke`` is 1 answered, 0 declined)."""
+    silent = 0.0
+    for answered in spoke:
+        silent += 1 - answered
+    return go_div(silent, float(len(spoke)))
+
+
+@lru_cache(maxsize=None)
+def _compositions(total: int, parts: int) -> np.ndarray:
+    """Every vector of ``parts`` non-negative counts summing to ``total``, in lexicographic order."""
+    if parts == 1:
+        return np.array([[total]], dtype=np.int8)
+    blocks = []
+    for first in range(total + 1):
+        rest = _compositions(total - first, parts - 1)
+        blocks.append(np.column_stack([np.full(len(rest), first, dtype=np.int8), rest]))
+    return np.vstack(blocks)
+
+
+def draw_count(n: int) -> int:
+    """How many distinct resamples of n conversations from n there are: C(2n−1, n)."""
+    return math.comb(2 * n - 1, n)
+
+
+@lru_cache(maxsize=8)
+def draws(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """All count vectors of n draws from n conversations, with their multinomial weights.
+
+    Returns ``(counts, weights)``: counts is (C(2n−1, n), n) in lexicographic
+    order, weights[i] = n! / ∏ counts[i]! (how many of the nⁿ ordered samples
+    give that multiset), exact integers held as float64.  Read-only, cached.
+    """
+    if not 1 <= n <= 20:  # n! must fit an int64; far past MAX_DRAWS anyway
+        raise ValueError(f"cannot enumerate the draws of {n} conversations")
+    counts = _compositions(n, n)
+    factorials = np.array([math.factorial(i) for i in range(n + 1)], dtype=np.int64)
+    weights = (factorials[n] // np.prod(factorials[counts], axis=1)).astype(np.float64)
+    counts.setflags(write=False)
+    weights.setflags(write=False)
+    return counts, weights
+
+
+def quantile(values: np.ndarray, weights: np.ndarray, q: float) -> float:
+    """First value, in ascending order, at which the cumulative weight reaches q × total.
+
+    Tied values sit together after sorting, so the order among ties (the
+    reference's sort is not stable) cannot change which value is returned.
+    """
+    if len(values) == 0:
+        return math.nan
+    order = np.argsort(values, kind="stable")
+    # Weights are integers below 2**53: the running sum is exact.
+    seen = np.cumsum(weights[order])
+    at = int(np.searchsorted(seen, q * float(np.sum(weights)), side="left"))
+    return float(values[order[min(at, len(order) - 1)]])
+
+
+def interval(diff: Sequence[float], size: Sequence[float], p: float = TAIL) -> tuple[float, float, float]:
+    """Pooled paired difference Σdiff/Σsize and its exact percentile bootstrap interval.
+
+    ``diff[c]`` is conversation c's summed score difference and ``size[c]`` its
+    question count.  Each resample's statistic is Σ cᵢ·diffᵢ / Σ cᵢ·sizeᵢ,
+    accumulated in conversation order as the reference does (so the floats are
+    the same); resamples with no question are left out.  Returns
+    (point, q=p, q=1−p).
+    """
+    counts, weights = draws(len(diff))
+    total = np.zeros(len(counts))
+    questions = np.zeros(len(counts))
+    for i, (d, s) in enumerate(zip(diff, size)):
+        column = counts[:, i].astype(np.float64)
+        total += column * d
+        questions += column * s
+    kept = questions != 0
+    statistic = total[kept] / questions[kept]
+    weight = weights[kept]
+
+    whole, n = 0.0, 0.0
+    for d, s in zip(diff, size):
+        whole, n = whole + d, n + s
+    return go_div(whole, n), quantile(statistic, weight, p), quantile(statistic, weight, 1 - p)
+
+
+# --- the report -----------------------------------------------------------------------
+
+
+def _abstention(questions: Sequence[Answered]) -> list[str]:
+    count: dict[int, int] = {}
+    score: dict[int, float] = {}
+    for q in questions:
+        count[q.category] = count.get(q.category, 0) + 1
+        score[q.category] = score.get(q.category, 0.0) + grade(q.category, DECLINE, _answer(q))
+
+    lines = ["", f'constant abstention, "{DECLINE}" to everything', f"{'category':<14}{'n':>6}  {'F1':>6}"]
+
+    def row(name: str, kinds: Sequence[int]) -> None:
+        n, total = 0, 0.0
+        for k in kinds:
+            n, total = n + count.get(k, 0), total + score.get(k, 0.0)
+        lines.append(f"{name:<14}{n:6d}  {go_f(go_div(total, float(n)), 6, 3)}")
+
+    for kind, name in CATEGORIES.items():  # the reference's ``Kinds`` order: 4, 1, 2, 3, 5
+        row(name, (kind,))
+    row("answerable", ANSWERABLE)
+    row("overall", (ADVERSARIAL, *ANSWERABLE))
+    return lines
+
+
+def _separation(questions: Sequence[Answered], arms: Sequence[str]) -> list[str]:
+    lines = [
+        "",
+        "answerable against adversarial, area under the ROC curve",
+        f"{'arm':<14}{'sure':>8}{'decided':>9}{'quiet 1-4':>11}{'quiet adv':>11}",
+    ]
+    for arm in arms:
+        sure: tuple[list[float], list[float]] = ([], [])
+        spoke: tuple[list[float], list[float]] = ([], [])
+        for q in questions:
+            half = 1 if q.category == ADVERSARIAL else 0
+            said = q.predictions[arm]
+            sure[half].append(said.confidence)
+            spoke[half].append(0.0 if declined(said.reply) else 1.0)
+        lines.append(
+            f"{arm:<14}{go_f(auc(*sure), 8, 3)}{go_f(auc(*spoke), 9, 3)}"
+            f"{go_f(100 * quiet(spoke[0]), 10, 1)}%{go_f(100 * quiet(spoke[1]), 10, 1)}%"
+        )
+    return lines
+
+
+def _paired(predictions: Predictions) -> list[str]:
+    questions, arms = predictions.questions, predictions.arms
+    convs = predictions.conversations
+    at = {sample: i for i, sample in enumerate(convs)}
+    # Halves in print order: adversarial first, then answerable.
+    halves = (("adversarial", (ADVERSARIAL,)), ("answerable", ANSWERABLE))
+    size = [[0.0] * len(convs) for _ in halves]
+    for h, (_, kinds) in enumerate(halves):
+        for q in questions:
+            if q.category in kinds:
+                size[h][at[q.sample]] += 1
+
+    grades = {
+        arm: [grade(q.category, q.predictions[arm].reply, _answer(q)) for q in questions] for arm in arms
+    }
+    lines = [
+        "",
+        f"paired difference, 95% percentile bootstrap over {len(convs)} conversations",
+        f"{'':<24}" + "".join(f"  {name:>26}" for name, _ in halves),
+    ]
+    for i, one in enumerate(arms):
+        for two in arms[i + 1 :]:
+            row = f"{one:<10} - {two:<11}"
+            for h, (_, kinds) in enumerate(halves):
+                diff = [0.0] * len(convs)
+                for q, a, b in zip(questions, grades[one], grades[two]):
+                    if q.category in kinds:
+                        diff[at[q.sample]] += a - b
+                got, lo, hi = interval(diff, size[h])
+                row += f"  {go_f(got, 6, 3, True)} [{go_f(lo, 6, 3, True)}, {go_f(hi, 6, 3, True)}]"
+            lines.append(row)
+    return lines
+
+
+def render(predictions: Predictions) -> str:
+    """The whole ``-stats`` report of a read predictions file, as the reference prints it."""
+    n = len(predictions.conversations)
+    if draw_count(n) > MAX_DRAWS:
+        raise PredictionsError(
+            f"{predictions.path}: {n} conversations: the exact bootstrap would enumerate "
+            f"{draw_count(n):,} resamples (at most {MAX_DRAWS:,})"
+        )
+    head = f"{predictions.path}: {len(predictions.questions)} questions, {', '.join(predictions.arms)}"
+    lines = [head, *_abstention(predictions.questions), *_separation(predictions.questions, predictions.arms)]
+    lines += _paired(predictions)
+    return "\n".join(lines) + "\n"
+
+
+def report(path_as_given: str, samples: object) -> str:
+    """The ``-stats`` report of decoded predictions JSON; ``path_as_given`` heads it and labels errors."""
+    return render(parse(samples, path_as_given))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m locomo_repro.stats FILE``: print the report; a bad file is one line on stderr, exit 2."""
+    parser = argparse.ArgumentParser(
+        prog="python -m locomo_repro.stats",
+        usage="%(prog)s [-h] FILE",
+        description="Read a predictions file back: constant abstention, ROC AUCs, exact bootstrap intervals.",
+    )
+    parser.add_argument("file", nargs="?", metavar="FILE", help="predictions JSON in the official LoCoMo shape")
+    # an unknown flag is reported before a missing file, and either in one line
+    args, unknown = parser.parse_known_args(argv)
+    if unknown or args.file is None:
+        problem = f"unrecognized arguments: {' '.join(unknown)}" if unknown else "a predictions FILE is required"
+        print(f"{parser.prog}: error: {problem}", file=sys.stderr)
+        return 2
+    try:
+        text = render(read(args.file))
+    except PredictionsError as err:
+        print(err, file=sys.stderr)
+        return 2
+    sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,82 @@
+"""Imports only go down the layers: no module of the kit reaches up to a layer above its own.
+
+The layers, lowest first, are the subpackages' order in the data's path (each subpackage's docstring
+names what it may import); top-level modules are the command line and its thin ``python -m`` entries.
+A module may import its own layer and any layer below; this test reads every import statement of the
+package, the function-local ones included.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import locomo_repro
+
+PACKAGE = Path(locomo_repro.__file__).parent
+
+#: Lowest first.  Modules at the package's top level (the command line) sit just below ``claims``.
+LAYERS = ["go", "text", "data", "memory", "arms", "read", "score", "bench", "refined", "", "claims"]
+
+
+def layer(module: str) -> int:
+    """The layer of a dotted module name inside the package (``""`` for a top-level module)."""
+    parts = module.split(".")
+    top = parts[1] if len(parts) > 2 or (parts[1:] and (PACKAGE / parts[1]).is_dir()) else ""
+    return LAYERS.index(top)
+
+
+def modules() -> list[tuple[str, Path]]:
+    out = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE).with_suffix("")
+        parts = [p for p in rel.parts if p != "__init__"]
+        out.append((".".join(["locomo_repro", *parts]), path))
+    return out
+
+
+def imported(module: str, path: Path) -> set[str]:
+    """Every module of the package that ``path`` imports, resolved to a dotted name."""
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                target = ".".join([*base, *([node.module] if node.module else [])])
+            else:
+                target = node.module or ""
+            if not target.startswith("locomo_repro"):
+                continue
+            for alias in node.names:  # ``from . import kg`` names a module
+                sub = f"{target}.{alias.name}"
+                is_module = (PACKAGE.parent / (sub.replace(".", "/") + ".py")).is_file() or (
+                    PACKAGE.parent / sub.replace(".", "/")
+                ).is_dir()
+                found.add(sub if is_module else target)
+        elif isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.startswith("locomo_repro")}
+    return {f for f in found if f != "locomo_repro"}
+
+
+@pytest.mark.parametrize(("module", "path"), modules(), ids=[m for m, _ in modules()])
+def test_no_module_imports_a_layer_above_its_own(module, path):
+    mine = layer(module)
+    above = sorted(f for f in imported(module, path) if layer(f) > mine)
+    assert not above, f"{module} (layer {LAYERS[mine] or 'top'}) imports {above}"
+
+
+def test_the_layer_rule_sees_an_upward_import(tmp_path):
+    """The checker itself: a memory module importing the experiment is caught."""
+    fake = tmp_path / "cite.py"
+    fake.write_text("from ..bench import experiment\nfrom ..text.reduce import terms\n")
+    found = imported("locomo_repro.memory.cite", fake)
+    assert found == {"locomo_repro.bench.experiment", "locomo_repro.text.reduce"}
+    assert [f for f in found if layer(f) > layer("locomo_repro.memory.cite")] == ["locomo_repro.bench.experiment"]
+
+
+def test_every_subpackage_is_placed_in_a_layer():
+    subpackages = {p.name for p in PACKAGE.iterdir() if (p / "__init__.py").is_file()}
+    assert subpackages <= set(LAYERS)
