@@ -1,4 +1,5 @@
-"""Shared pytest fixtures: the dataset and the reference outputs the port is compared with."""
+"""Shared pytest fixtures: the dataset, the reference's outputs as the kit keeps them (``golden/reference``),
+and the kit's own predictions files, built once."""
 
 from __future__ import annotations
 
@@ -6,9 +7,21 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parent
-REFERENCE = ROOT.parent / "shared" / "reference"
+REFERENCE = ROOT / "golden" / "reference"
+
+
+# Hypothesis profiles, chosen by HYPOTHESIS_PROFILE. "ci" (the default) cannot fail by chance: examples come
+# from a fixed derivation of each test (derandomize), no example database is replayed, and nothing is timed
+# (no deadline, no too-slow health check). "deep" explores: fresh random examples, many more of them.
+# A test's own @settings(max_examples=...) still wins over either profile.
+settings.register_profile(
+    "ci", derandomize=True, database=None, max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile("deep", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 @pytest.fixture(scope="session")
@@ -21,11 +34,8 @@ def samples():
 
 @pytest.fixture(scope="session")
 def reference_dir() -> Path:
-    """Folder holding the reference Go benchmark's outputs (LOCOMO_REFERENCE or ../shared/reference)."""
-    path = Path(os.environ.get("LOCOMO_REFERENCE", REFERENCE))
-    if not path.is_dir():
-        pytest.fail(f"reference outputs not found at {path}: set LOCOMO_REFERENCE")
-    return path
+    """The reference Go benchmark's outputs as the kit keeps them: tables verbatim, the rest as digests."""
+    return REFERENCE
 
 
 @pytest.fixture(scope="session")
@@ -35,3 +45,25 @@ def builds(samples):
     from locomo_repro.claims import Builds
 
     return Builds(samples)
+
+
+@pytest.fixture(scope="session")
+def kit_answers(builds, tmp_path_factory) -> dict[str, tuple[str, bytes]]:
+    """The kit's three predictions files (answers.json, answers-walk.json, answers-factor.json) made as the
+    reference made its own (``-out``), each with what the run printed: ``{name: (stdout, file bytes)}``."""
+    import contextlib
+    import io
+
+    from locomo_repro import cli
+    from locomo_repro.score.reference import FILES
+
+    folder = tmp_path_factory.mktemp("answers")
+    made = {}
+    for output in (o for o in FILES if o.kept == "answers"):
+        args = cli.parser().parse_args(list(output.flags))
+        out = io.StringIO()
+        cases = builds.cases(args.arms, args.blind, not args.no_derived)
+        with contextlib.chdir(folder):  # the reference ran with a relative -out, and printed it
+            cli.report(builds.samples, cases, args, cli.options(args), out)
+        made[output.name] = (out.getvalue(), (folder / output.name).read_bytes())
+    return made
