@@ -6,7 +6,7 @@
 ``$LOCOMO_EVALUATION_PY``, else the cache ``${XDG_CACHE_HOME:-~/.cache}/locomo-repro/evaluation.py``,
 downloaded there on first use), checks its sha256, stands a stub in for the
 ``bert_score`` module it imports at module scope but never uses for QA, and
-imports it unmodified.  ``golden`` (the golden-file writer) uses it too.
+compiles and runs exactly the bytes it verified (never a bytecode cache).  ``golden`` (the golden-file writer) uses it too.
 
 ``scores`` scores a predictions file the way the reference's ``score.py``
 does (hanzoai/semantic bench/locomo, c99f2a73): every arm's prediction and
@@ -95,6 +95,14 @@ def fetch(dest: Path | None = None, *, timeout: float = 30.0) -> Path:
     return dest
 
 
+def _read(where: Path) -> bytes:
+    """The bytes of ``where``, read once: the same bytes are hashed and executed."""
+    try:
+        return where.read_bytes()
+    except OSError as err:
+        raise OfficialUnavailable(f"{where}: cannot read: {err.strerror or err}") from None
+
+
 def _verify(body: bytes, source: object, sha256: str | None) -> None:
     if sha256 is None:
         return
@@ -145,7 +153,7 @@ _LOADED: dict[tuple[str, str], types.ModuleType] = {}
 def load_evaluation(
     path: str | Path | None = None, *, download: bool = True, sha256: str | None = EVALUATION_SHA256
 ) -> types.ModuleType:
-    """Import the official ``evaluation.py`` unmodified and return the module
+    """Run the official ``evaluation.py`` unmodified and return the module
     (``eval_question_answering``, ``f1_score``, ``f1``, ``normalize_answer``, ...).
 
     The one loader of the kit: golden-file generation and this cross-check both use it.
@@ -155,6 +163,8 @@ def load_evaluation(
       another hash, and ``download`` is true, it is fetched from GitHub at the
       pinned commit.
     * Its sha256 must equal ``sha256`` (None skips the check, for test doubles).
+      The file is read once and those very bytes are compiled and executed, so
+      no bytecode cache (``__pycache__``) can run in their place.
     * Module-scope imports that are not installed (``bert_score``, which the QA
       code never calls) get stubs for the duration of the import only; a
       missing ``regex``, ``numpy`` or ``nltk`` is an error instead, and a module
@@ -165,19 +175,17 @@ def load_evaluation(
     Raises :class:`OfficialUnavailable` (one line) when any of this fails.
     """
     where = locate(path)
-    if where is not None and path is None and not os.environ.get(ENV) and download and sha256 is not None:
-        if hashlib.sha256(where.read_bytes()).hexdigest() != sha256:
-            where = None  # a stale cache is fetched again
+    body = None if where is None else _read(where)
+    if body is not None and path is None and not os.environ.get(ENV) and download and sha256 is not None:
+        if hashlib.sha256(body).hexdigest() != sha256:
+            where = body = None  # a stale cache is fetched again
     if where is None:
         if not download:
             raise OfficialUnavailable(
                 f"official evaluation.py not found: pass its path, set {ENV}, or allow the download to {cache_path()}"
             )
         where = fetch()
-    try:
-        body = where.read_bytes()
-    except OSError as err:
-        raise OfficialUnavailable(f"{where}: cannot read: {err.strerror or err}") from None
+        body = _read(where)
     _verify(body, where, sha256)
 
     digest = hashlib.sha256(body).hexdigest()
@@ -186,20 +194,21 @@ def load_evaluation(
         return _LOADED[key]
     try:
         unavailable = _unavailable_imports(body.decode("utf-8"))
-    except (UnicodeDecodeError, SyntaxError) as err:
+    except (UnicodeDecodeError, SyntaxError, ValueError) as err:
         raise OfficialUnavailable(f"{where}: not Python source: {err}") from None
     needed = sorted(NEEDED.intersection(unavailable))
     if needed:
         raise OfficialUnavailable(f"{where}: the official scorer needs {', '.join(needed)}, which is not installed")
-    spec = importlib.util.spec_from_file_location(f"locomo_official_evaluation_{digest[:12]}", where)
-    if spec is None or spec.loader is None:
-        raise OfficialUnavailable(f"{where}: cannot be imported as a module")
-    module = importlib.util.module_from_spec(spec)
+    # The verified bytes themselves are compiled and run: no import machinery, so no bytecode cache
+    # (a planted __pycache__/*.pyc) can stand in for them.
+    code = compile(body, str(where), "exec", dont_inherit=True)
+    module = types.ModuleType(f"locomo_official_evaluation_{digest[:12]}")
+    module.__file__ = str(where)
     for name in unavailable:
         sys.modules[name] = _stub(name)
     try:
         with contextlib.redirect_stdout(io.StringIO()):
-            spec.loader.exec_module(module)
+            exec(code, module.__dict__)
     except Exception as err:  # a file that does not import is a bad input, not a crash
         raise OfficialUnavailable(f"{where}: cannot import: {type(err).__name__}: {err}") from None
     finally:
