@@ -17,10 +17,11 @@ from typing import TextIO
 from pathlib import Path
 
 from .bench import experiment as bench
-from .data.dataset import DatasetError, Sample, load, write_atomic
+from .data.dataset import DatasetError, Sample, load, resolve, write_atomic
 from .go.json import dumps
 from .read.model import DEFAULT_BASE_URL, DEFAULT_MEMO, KEY_VARIABLES, Model, api_key, open_model
 from .read.reader import Options
+from .score import signature
 
 PROG = "locomo-repro"
 
@@ -148,6 +149,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     samples = load(args.data)
     if args.only > 0:
         samples = samples[: args.only]
+    signature.emit(run_signature(args, opts))
     cases = bench.build(samples, args.arms, args.blind, derive=not args.no_derived, coref=args.coref)
     if reader is not None:
         bench.add_model_arms(cases, reader, args.closed)
@@ -155,6 +157,16 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     if reader is not None:
         out.write(reader.cost() + "\n")
     return 0
+
+
+def run_signature(args: argparse.Namespace, opts: Options) -> signature.Signature:
+    """The signature of the numbers a run prints (``signature.run`` over the parsed flags)."""
+    settings = [(name, getattr(opts, name)) for name in ("k", "floor", "span", "band", "parts")]
+    return signature.run(
+        signature.file_digest(resolve(args.data)), args.arms, settings, sweep=args.sweep, blind=args.blind,
+        derive=not args.no_derived, coref=args.coref, only=args.only, model=args.model, base=args.base,
+        closed=args.closed,
+    )
 
 
 def report(

@@ -53,7 +53,7 @@ def test_defaults_are_the_published_settings():
 
 
 def test_quick_run_prints_the_table_on_stdout_only(samples, capsys):
-    """-only 1 -quiet: counts line, subject line, header and table; nothing on stderr."""
+    """-only 1 -quiet: counts line, subject line, header and table; only the signature on stderr."""
     out = io.StringIO()
     args = cli.parser().parse_args(["-only", "1", "-quiet"])
     assert cli.run(args, out) == 0
@@ -62,7 +62,8 @@ def test_quick_run_prints_the_table_on_stdout_only(samples, capsys):
     assert lines[2].startswith("questions naming a speaker ")
     assert lines[4] == "k=5 floor=0.30 span=4 band=0.90 parts=2"
     assert lines[-1].startswith("overall          199 ")
-    assert capsys.readouterr().err == ""
+    err = capsys.readouterr().err
+    assert err.startswith("signature: locomo-repro:") and err.count("\n") == 1
 
 
 def test_sweep_progress_goes_to_stderr(samples, capsys):

@@ -251,7 +251,8 @@ def test_score_command_writes_three_files_in_refined_shapes(tmp_path, qfile, cap
     assert [r["f1_score"] for r in scored] == [1.0, 1.0]
     assert scored[1]["ori_response"] == "\\boxed{two}"
     saved = json.loads((tmp_path / "preds_scored_summary.json").read_text())
-    assert saved == summary.summarize(scored)
+    assert saved == summary.summarize(scored, saved["metadata"]["signature"])
+    assert saved["metadata"]["signature"].startswith("locomo-repro:")
     assert (tmp_path / "preds_scored_summary.md").read_text() == summary.markdown(saved)
     assert json.loads(capsys.readouterr().out)["overall"] == {"f1_score": 1.0, "bleu_score": 1.0}
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from locomo_repro.score import stats
+from locomo_repro.score import signature, stats
 from locomo_repro.score.predictions import PredictionsError
 
 REFERENCE_FILES = ("answers.json", "answers-walk.json", "answers-factor.json")
@@ -35,7 +35,7 @@ def test_main_prints_the_report_and_names_the_file_as_given(reference_dir, monke
     out, err = capsys.readouterr()
     assert out == (reference_dir / "stats-answers-factor.txt").read_text()
     assert out.startswith("answers-factor.json: 1986 questions, graph, scoped, span, vector\n")
-    assert err == ""
+    assert err == f"signature: {signature.predictions('answers-factor.json', signature.KIT)}\n"
 
 
 # --- a file small enough to work out by hand ------------------------------------------

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..read.chat import ChatClient
+from ..score import signature
 from . import export, judge, predict, score, summary
 from .files import InputError, json_text, load_records, records_text, write_atomic
 
@@ -140,7 +141,9 @@ def _prompt(args: argparse.Namespace) -> str:
                 "or --judge-prompt FILE")
 
 
-def _score(args: argparse.Namespace, metrics: frozenset[str], the_judge: judge.Judge | None) -> int:
+def _score(args: argparse.Namespace, metrics: frozenset[str], the_judge: judge.Judge | None,
+           judged: Sequence[tuple[str, str]] = ()) -> int:
+    """Score and summarise; ``judged`` names the judge (prompt digest, model, endpoint) in the signature."""
     questions, source = _questions(args)
     predictions_path = Path(args.predictions)
     predictions = score.index_predictions(
@@ -151,7 +154,10 @@ def _score(args: argparse.Namespace, metrics: frozenset[str], the_judge: judge.J
         merged, metrics, the_judge, concurrency=getattr(args, "concurrency", 1),
         on_abort=the_judge.cancel if the_judge is not None else None,
         progress=_progress("judge") if the_judge is not None else None)
-    result = summary.summarize(scored)
+    sig = signature.predictions(
+        predictions_path, "refined", ("questions", signature.digest(json_text(questions).encode())),
+        ("metrics", "+".join(sorted(metrics))), *judged)
+    result = summary.summarize(scored, str(sig))
     scored_out, summary_out, markdown_out = _outputs(args)
     write_atomic({
         scored_out: records_text(scored, scored_out),
@@ -168,6 +174,7 @@ def _score(args: argparse.Namespace, metrics: frozenset[str], the_judge: judge.J
         "primary_metric": result["primary_metric"],
         "overall": {f: result["overall"][f] for f in result["metric_fields"]},
     })
+    signature.emit(sig)
     return 0
 
 
@@ -181,6 +188,7 @@ def cmd_score(args: argparse.Namespace) -> int:
 def cmd_judge(args: argparse.Namespace) -> int:
     metrics = _metrics(args.metrics)
     the_judge = None
+    judged: list[tuple[str, str]] = []
     if "llm" in metrics:
         prompt = _prompt(args)
         if args.concurrency < 1 or args.attempts < 1 or args.timeout <= 0:
@@ -198,7 +206,9 @@ def cmd_judge(args: argparse.Namespace) -> int:
         client = ChatClient(model=endpoint.model, base_url=endpoint.base_url,
                             api_key=endpoint.api_key, timeout=args.timeout)
         the_judge = judge.Judge(client, prompt, judge.Backoff(args.attempts, args.retry_wait, (low, high)))
-    return _score(args, metrics, the_judge)
+        judged = [("judge", args.llm_judge), ("prompt", signature.digest(prompt.encode())),
+                  ("model", endpoint.model), ("endpoint", signature.endpoint(endpoint.base_url))]
+    return _score(args, metrics, the_judge, judged)
 
 
 # --- parser ------------------------------------------------------------------------------

@@ -80,9 +80,10 @@ def metric_summary(records: Sequence[Record]) -> dict[str, Any]:
     }
 
 
-def summarize(records: Sequence[Any]) -> dict[str, Any]:
+def summarize(records: Sequence[Any], signature: str | None = None) -> dict[str, Any]:
     """The summary JSON: the metric summary plus primary metric, record count, text-only versus
-    multimodal overall figures and metadata (judge name, the two counts)."""
+    multimodal overall figures and metadata (judge name, the two counts, and the kit's signature of
+    the scores when given: an addition to Refined's shape, under metadata only)."""
     rows = [r for r in records if isinstance(r, Mapping)]
     summary = metric_summary(rows)
     fields = summary["metric_fields"]
@@ -100,6 +101,8 @@ def summarize(records: Sequence[Any]) -> dict[str, Any]:
         "text_only_count": len(text_only),
         "multimodal_available_count": len(multimodal),
     }
+    if signature is not None:
+        summary["metadata"]["signature"] = signature
     return summary
 
 

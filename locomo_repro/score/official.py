@@ -39,7 +39,7 @@ from pathlib import Path
 
 from ..data import dataset
 
-from ..score import metric
+from ..score import metric, signature
 from ..data.dataset import ANSWERABLE, CATEGORIES
 from ..score.predictions import Answered, Predictions, PredictionsError, read
 
@@ -366,6 +366,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             if len(args.files) > 1:
                 text = f"{path}:{text}"
             sys.stdout.write(text)
+            name = signature.KIT if args.kit else signature.official_scorer(EVALUATION_SHA256)
+            signature.emit(signature.predictions(path, name))
     except (PredictionsError, OfficialUnavailable) as err:
         print(err, file=sys.stderr)
         return 2

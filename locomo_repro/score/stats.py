@@ -29,6 +29,7 @@ import numpy as np
 
 from ..data.dataset import ANSWERABLE, CATEGORIES
 from ..score.metric import DECLINE, declined, grade
+from ..score import signature
 from ..score.predictions import Answered, Predictions, PredictionsError, parse, read
 
 #: The category asking about what was never said; the others (``ANSWERABLE``) make the other half.
@@ -303,6 +304,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(err, file=sys.stderr)
         return 2
     sys.stdout.write(text)
+    signature.emit(signature.predictions(args.file, signature.KIT))
     return 0
 
 
