@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import socket
-import time
+import threading
 from pathlib import Path
 
 import pytest
@@ -133,15 +134,19 @@ def test_rate_limit_then_success_waits_the_rate_limit_pause(files, capsys):
 
 
 def test_timeout_then_success(files, capsys):
+    retried = threading.Event()
+
     def respond(body, n):
-        return (200, completion('{"label": "WRONG"}'), 1.0) if n == 0 else ok(body)
+        if n == 0:  # answered (WRONG) only once the judge has given up on it and asked again
+            retried.wait(60)
+            return 200, completion('{"label": "WRONG"}'), 0
+        retried.set()
+        return ok(body)
 
     with Stub(respond) as stub:
-        started = time.monotonic()
-        assert run(files, stub.base_url, "--concurrency", "1", "--timeout", "0.2") == 0
-        assert time.monotonic() - started < 1.0
+        assert run(files, stub.base_url, "--concurrency", "1", "--timeout", "1") == 0
     assert scores(files) == [1.0, 1.0, 0.0, 1.0]
-    assert "timed out after 0.2s" in capsys.readouterr().err
+    assert "timed out after 1s" in capsys.readouterr().err
 
 
 def test_refused_enable_thinking_is_dropped_for_the_rest_of_the_run(files, capsys):
@@ -180,16 +185,26 @@ def test_dead_endpoint_is_a_clear_error_and_nothing_is_written(files, capsys):
 
 
 def test_one_failing_question_stops_the_others_pausing(files, capsys):
+    # "When?" and "Other city?" are rate-limited and pause 60 s; "Old city?" needs no request (exact match).
+    others, capital = threading.Semaphore(0), []
+
     def respond(body, n):
         if "Capital?" in body["messages"][0]["content"]:
-            return 500, {"error": "boom"}, 0.05  # retried at once (--retry-wait 0), then fatal
-        return 429, {"error": "busy"}, 0  # the others pause 5 s before their next attempt
+            capital.append(n)
+            if len(capital) == 1:  # its first reply waits until both others have asked (60 s at most)
+                others.acquire(timeout=60)
+                others.acquire(timeout=60)
+            return 500, {"error": "boom"}, 0  # retried at once (--retry-wait 0), then fatal
+        others.release()
+        return 429, {"error": "busy"}, 0
 
     with Stub(respond) as stub:
-        started = time.monotonic()
-        assert run(files, stub.base_url, "--attempts", "2", "--rate-limit-wait", "5", "5") == 1
-        assert time.monotonic() - started < 3
-    assert capsys.readouterr().err.splitlines()[-1].startswith("error: no verdict after 2 attempt(s): HTTP 500")
+        assert run(files, stub.base_url, "--attempts", "2", "--rate-limit-wait", "60", "60") == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err[-1].startswith("error: no verdict after 2 attempt(s): HTTP 500")
+    assert sum("failed (HTTP 429" in line and "retrying in 60.00s" in line for line in err) == 2
+    # Had the paused questions waited out their pause, each would have asked a second time.
+    assert sum("Capital?" not in b["messages"][0]["content"] for b in stub.bodies) == 2
     assert outputs(files) == []
 
 
@@ -199,10 +214,17 @@ def test_concurrency_is_bounded(tmp_path):
     (tmp_path / "preds.jsonl").write_text("".join(json.dumps({"qa_id": q["qa_id"], "predicted_answer": "yes!"}) + "\n"
                                                   for q in questions))
     (tmp_path / "prompt.txt").write_text(PROMPT)
-    with Stub(lambda body, n: (200, completion('{"label": "CORRECT"}'), 0.03)) as stub:
+    full = threading.Barrier(3, timeout=60)  # each reply waits until three requests are in flight
+
+    def respond(body, n):
+        with contextlib.suppress(threading.BrokenBarrierError):
+            full.wait()
+        return 200, completion('{"label": "CORRECT"}'), 0
+
+    with Stub(respond) as stub:
         assert run(tmp_path, stub.base_url, "--concurrency", "3") == 0
     assert len(stub.bodies) == 12
-    assert 1 < stub.max_in_flight <= 3
+    assert stub.max_in_flight == 3 and not full.broken
 
 
 def test_endpoint_from_refined_environment_variables_and_model_warning(files, monkeypatch, capsys):
