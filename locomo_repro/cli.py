@@ -13,15 +13,18 @@ import os
 import sys
 import urllib.parse
 from collections.abc import Sequence
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 from pathlib import Path
 
-from .bench import experiment as bench
+from .bench.names import ARM_SETS, STEPS
 from .data.dataset import DatasetError, Sample, load, resolve, write_atomic
 from .go.json import dumps
 from .read.model import DEFAULT_BASE_URL, DEFAULT_MEMO, KEY_VARIABLES, Model, api_key, open_model
 from .read.reader import Options
 from .score import signature
+
+if TYPE_CHECKING:
+    from .bench import experiment as bench
 
 PROG = "locomo-repro"
 
@@ -50,11 +53,11 @@ def parser() -> argparse.ArgumentParser:
     _flag(p, "parts", type=int, default=2, help="pieces of evidence one answer may draw on (default 2)")
     _flag(p, "out", metavar="FILE", help="write predictions in the official scorer's shape")
     _flag(p, "stats", metavar="FILE", help="read a predictions file back: abstention, AUCs, bootstrap intervals")
-    _flag(p, "sweep", choices=sorted(bench.STEPS), help="run once per value of one setting")
+    _flag(p, "sweep", choices=sorted(STEPS), help="run once per value of one setting")
     _flag(p, "show", type=int, default=0, metavar="N", help="print N answered questions per category")
     _flag(p, "only", type=int, default=0, metavar="N", help="use only the first N conversations")
     _flag(p, "quiet", action="store_true", help="leave out the per-conversation build lines")
-    _flag(p, "arms", default="main", choices=bench.ARM_SETS, help="arm set: main, factor, walk, read, gather (graph read with the +set reader), or hops (graph+set and walks of 1-3 hops, guided and not, all read with the +set reader)")
+    _flag(p, "arms", default="main", choices=ARM_SETS, help="arm set: main, factor, walk, read, gather (graph read with the +set reader), or hops (graph+set and walks of 1-3 hops, guided and not, all read with the +set reader)")
     _flag(p, "blind", action="store_true", help="empty every graph after building it")
     _flag(p, "no-derived", action="store_true", help="give the reasoner no rule: the derived-facts ablation")
     _flag(p, "coref", action="store_true",
@@ -143,6 +146,8 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         from .score import stats
 
         return stats.main([args.stats])
+    from .bench import experiment as bench  # here: --help and -stats need no memory
+
     reader = model(args)
     if args.out:
         writable(Path(args.out))
@@ -173,6 +178,8 @@ def report(
     samples: Sequence[Sample], cases: Sequence[bench.Case], args: argparse.Namespace, opts: Options, out: TextIO
 ) -> None:
     """Print what the reference prints for these flags over built cases, and write ``-out``."""
+    from .bench import experiment as bench
+
     sessions = sum(s.sessions for s in samples)
     turns = sum(len(s.turns) for s in samples)
     asked = sum(len(s.questions) for s in samples)

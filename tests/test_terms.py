@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from locomo_repro.data.dataset import Turn
 from locomo_repro.memory.cite import Cite, sure
-from locomo_repro.memory.terms import ASKED, Vocabulary, go_log
+from locomo_repro.memory.terms import Vocabulary, asked, go_log
 from locomo_repro.text.reduce import stems, terms
 
 # --- go_log: Go's math.Log --------------------------------------------------------------------
@@ -156,8 +156,8 @@ def test_focus(vocab, question, subject, want):
 
 
 def test_asked_is_the_27_stems_of_the_question_words():
-    assert ASKED == frozenset(stems(ASKED_WORDS))
-    assert len(ASKED) == 27
+    assert asked() == frozenset(stems(ASKED_WORDS))
+    assert len(asked()) == 27
 
 
 # --- cover ------------------------------------------------------------------------------------------

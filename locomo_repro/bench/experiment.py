@@ -24,9 +24,7 @@ from ..read.reader import Options, Reader, gather, recite, reply
 from ..memory.talk import mentions
 from ..memory.terms import Vocabulary
 from ..arms.vector import VectorMemory
-
-#: The arm sets a run can ask for.
-ARM_SETS = ("main", "factor", "walk", "read", "gather", "hops")
+from .names import ARM_SETS, STEPS  # re-exported: bench.ARM_SETS, bench.STEPS
 
 
 @dataclass(frozen=True, slots=True)
@@ -332,16 +330,6 @@ def show(records: dict[str, list[Record]], n: int) -> str:
             out.append(f"\n  Q {first[i].question}\n  A {first[i].answer}\n")
             out.extend(f"  {a:<11} {records[a][i].score:.2f}  {records[a][i].reply}\n" for a in arms)
     return "".join(out)
-
-
-#: The values each setting is swept over.
-STEPS: dict[str, tuple[float, ...]] = {
-    "k": (1, 2, 5, 10, 20, 50),
-    "floor": (0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8),
-    "span": (2, 3, 4, 5, 6, 8, 12),
-    "band": (0.5, 0.7, 0.8, 0.9, 0.95, 1),
-    "parts": (1, 2, 3, 4),
-}
 
 
 def sweep(cases: Sequence[Case], options: Options, setting: str, progress: TextIO | None = None) -> str:

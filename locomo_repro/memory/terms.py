@@ -12,11 +12,14 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
-
-import numpy as np
+from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from ..text.lexicon import ASKED_WORDS, STOP
 from ..text.reduce import stem, stems, terms
+
+if TYPE_CHECKING:
+    import numpy as np
 
 # Coefficients of the natural logarithm in Go's math package (the fdlibm
 # e_log.c algorithm).  glibc's log differs from it in the last bit for many
@@ -49,8 +52,10 @@ def go_log(x: float) -> float:
     return k * _LN2_HI - ((half - (s * (half + r) + k * _LN2_LO)) - f)
 
 
-#: Stems of the words a question is phrased with rather than about.
-ASKED = frozenset(stem(w) for w in ASKED_WORDS.split())
+@lru_cache(maxsize=1)
+def asked() -> frozenset[str]:
+    """Stems of the words a question is phrased with rather than about (stemmed on first use)."""
+    return frozenset(stem(w) for w in ASKED_WORDS.split())
 
 
 class Vocabulary:
@@ -78,6 +83,8 @@ class Vocabulary:
 
     def weigh(self, text: str) -> np.ndarray:
         """A text as a float32 unit vector (the zero vector when it has no known stem)."""
+        import numpy as np  # here, so that importing the reader's settings does not load numpy
+
         vec = np.zeros(self.size, dtype=np.float32)
         counts = Counter(stems(text))
         known = sorted((self.index[t], n) for t, n in counts.items() if t in self.index)
@@ -98,7 +105,7 @@ class Vocabulary:
     def focus(self, question: str, subject: str = "") -> list[str]:
         """The stems a question asks about, in order with repeats: less stop words, asked words and the subject."""
         drop = terms(subject)
-        return [t for t in stems(question) if t not in STOP and t not in ASKED and t not in drop]
+        return [t for t in stems(question) if t not in STOP and t not in asked() and t not in drop]
 
     def cover(self, focus: Sequence[str], have: Iterable[str] | frozenset[str]) -> float:
         """Weighted share of the focus stems present in ``have`` (0 for an empty focus)."""

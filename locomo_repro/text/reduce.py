@@ -15,13 +15,11 @@ import string
 from functools import lru_cache
 
 import regex
-from nltk.stem import PorterStemmer
 
 from ..go.strings import trim_space
 
 _DELETE_PUNCTUATION = str.maketrans("", "", string.punctuation)
 _ARTICLES = regex.compile(r"\b(a|an|the|and)\b")
-_STEMMER = PorterStemmer()
 
 
 @lru_cache(maxsize=1 << 16)
@@ -31,11 +29,20 @@ def normalise(text: str) -> str:
     return " ".join(_ARTICLES.sub(" ", text).split())
 
 
+@lru_cache(maxsize=1)
+def stemmer():
+    """NLTK's Porter stemmer, imported on first use: NLTK takes a third of a second to import,
+    which ``--help`` and other small commands need not pay."""
+    from nltk.stem import PorterStemmer
+
+    return PorterStemmer()
+
+
 class _Stems(dict[str, str]):
     """Memo of NLTK Porter stems, filled on first look-up of a word."""
 
     def __missing__(self, word: str) -> str:
-        self[word] = got = _STEMMER.stem(word)
+        self[word] = got = stemmer().stem(word)
         return got
 
 
