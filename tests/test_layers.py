@@ -18,7 +18,7 @@ import locomo_repro
 PACKAGE = Path(locomo_repro.__file__).parent
 
 #: Lowest first.  Modules at the package's top level (the command line) sit just below ``claims``.
-LAYERS = ["go", "text", "data", "memory", "arms", "read", "score", "bench", "refined", "", "claims"]
+LAYERS = ["go", "text", "data", "memory", "arms", "read", "score", "bench", "refined", "peers", "", "claims"]
 
 
 def layer(module: str) -> int:

@@ -1,0 +1,10 @@
+"""Other memory systems' published LoCoMo answers: read their files, score them like with like, check their tables.
+
+Layer: beside ``refined`` (it may import go, text, data, memory, read, score and bench).
+
+* ``formats``: the shapes systems publish (mem0's harness, zep-papers, Backboard, the official
+  predictions shape, Refined JSONL), read into one list of replies per system;
+* ``convert``: each reply matched to its locomo10 question, written as one official-shape file;
+* ``fetch``: the pinned public files, downloaded and checked into the cache;
+* ``python -m locomo_repro.peers import|fetch`` (also ``locomo-repro import``).
+"""

@@ -1,0 +1,92 @@
+"""Command line: ``python -m locomo_repro.peers import|fetch`` (``locomo-repro import`` is the same import).
+
+    python -m locomo_repro.peers import --arm memobase=memobase_eval.json --arm zep=zep_locomo_responses.json \\
+        --arm backboard='backboard/*.json' -out peers.json [--refined-out peers_{arm}.jsonl] [--format F]
+
+One line per system on stderr (matched, categories absent, what the file lacks); the written paths on
+stdout.  Bad input is one line naming the file and exit status 2; nothing is written then.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..data.dataset import DatasetError, load, write_atomic
+from ..go.json import dumps
+from . import convert
+from .formats import FORMATS, PeersError, read
+
+PROG = "python -m locomo_repro.peers"
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, no usage dump
+        raise PeersError(f"{self.prog}: {message}")
+
+
+def _arm(text: str) -> tuple[str, str]:
+    name, eq, path = text.partition("=")
+    if not eq or not name or not path or not name.replace("_", "").replace("-", "").isalnum():
+        raise argparse.ArgumentTypeError(f"--arm takes NAME=PATH with a name of letters, digits, - or _, got {text!r}")
+    return name, path
+
+
+def parser() -> argparse.ArgumentParser:
+    p = _Parser(prog=PROG, description="Other systems' published LoCoMo answers: import them, fetch them.")
+    commands = p.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
+    i = commands.add_parser("import", help="match systems' answer files to locomo10; write one official-shape file")
+    i.add_argument("--arm", action="append", required=True, type=_arm, metavar="NAME=PATH",
+                   help="one system: its file, a folder or glob (backboard), or zep's RESPONSES,GRADES")
+    i.add_argument("--format", choices=FORMATS, help="force the format of every --arm (default: detected)")
+    i.add_argument("-out", "--out", required=True, metavar="FILE", help="predictions in the official shape")
+    i.add_argument("--refined-out", metavar="FILE",
+                   help="also LoCoMo-Refined predictions JSONL ({arm} in the name when there are several arms)")
+    i.add_argument("--data", metavar="PATH", help="the dataset (default: LOCOMO_DATA, else the cache)")
+    return p
+
+
+def run_import(args: argparse.Namespace) -> int:
+    names = [name for name, _ in args.arm]
+    if len(set(names)) != len(names):
+        raise PeersError(f"{PROG} import: arm names repeat: {', '.join(names)}")
+    if args.refined_out and len(names) > 1 and "{arm}" not in args.refined_out:
+        raise PeersError(f"{PROG} import: --refined-out {args.refined_out}: several arms need {{arm}} in the name")
+    samples = load(args.data)
+    matched = [convert.match(name, read(name, path, args.format), samples) for name, path in args.arm]
+    for m in matched:
+        print(convert.summary(m, samples), file=sys.stderr)
+    out = convert.predictions(matched, samples)
+    kept = sum(len(s["qa"]) for s in out)
+    dropped = {m.name: len(m.replies) - kept for m in matched if len(m.replies) > kept}
+    if dropped:
+        print(f"questions not answered by every arm, left out: "
+              f"{', '.join(f'{k} {n}' for k, n in dropped.items())}", file=sys.stderr)
+    files = {Path(args.out): dumps(out).encode()}
+    if args.refined_out:
+        for m in matched:
+            lines = [json.dumps(r, ensure_ascii=False) + "\n" for r in convert.refined_records(m, samples)]
+            files[Path(args.refined_out.replace("{arm}", m.name))] = "".join(lines).encode()
+    for path, body in files.items():
+        write_atomic(path, body)
+        print(path)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        args = parser().parse_args(argv)
+        return run_import(args)
+    except (PeersError, DatasetError) as err:
+        print(err, file=sys.stderr)
+        return 2
+    except OSError as err:
+        print(f"{PROG}: {err}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
