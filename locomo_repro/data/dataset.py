@@ -8,14 +8,12 @@ and an adversarial question's ``adversarial_answer`` held as its answer.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import http.client
 import json
 import os
 import re
 import sys
-import tempfile
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
@@ -23,6 +21,7 @@ from datetime import datetime
 from pathlib import Path
 
 from ..go.strings import trim_space
+from .atomic import write_atomic  # the kit's one writer; callers of dataset.write_atomic use it too
 
 #: The pinned copy of the dataset: commit, address, digest and size.
 COMMIT = "3eb6f2c585f5e1699204e3c3bdf7adc5c28cb376"
@@ -207,27 +206,6 @@ def _read_with_progress(response) -> bytes:
         print(f"\rlocomo-repro: {got:,} of {SIZE:,} bytes", end="", file=sys.stderr)
     print(file=sys.stderr)
     return b"".join(chunks)
-
-
-def write_atomic(dest: Path, data: bytes) -> None:
-    """Write ``data`` to ``dest`` through a temporary file in the same folder, then rename.
-
-    The file gets the mode a plain ``open`` would give it (0666 less the umask).
-    """
-    dest = Path(dest)
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=f".{dest.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, dest)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
 
 
 def load(path: str | os.PathLike[str] | None = None) -> list[Sample]:

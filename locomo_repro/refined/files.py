@@ -4,26 +4,17 @@ Matches Refined's export.py record I/O: a ``.jsonl`` path holds one JSON value
 per line (blank lines and non-object lines skipped), any other path holds one
 JSON array (non-object items skipped); output is ``ensure_ascii=False``, JSONL
 ends with a newline when it has lines, a JSON array is indented by two.
-Every write here is atomic: temporary files first, then ``os.replace``.
+Every write here goes through the kit's one writer, ``locomo_repro.data.atomic``.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-_FILE_MODE = 0o666 & ~_umask()
+from ..data import atomic
 
 
 class InputError(Exception):
@@ -87,21 +78,10 @@ def json_text(value: Any) -> str:
 
 
 def write_atomic(files: Mapping[Path, str] | Iterable[tuple[Path, str]]) -> None:
-    """Write every (path, text) pair, or none of them if a temporary write fails."""
-    pairs = list(files.items()) if isinstance(files, Mapping) else list(files)
-    staged: list[tuple[str, Path]] = []
+    """Write every (path, text) pair as UTF-8, all or none, by the kit's one writer
+    (``locomo_repro.data.atomic``: symlinks followed, special files written through, modes kept)."""
+    pairs = files.items() if isinstance(files, Mapping) else files
     try:
-        for path, text in pairs:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-            staged.append((temp, path))
-            os.chmod(temp, _FILE_MODE)
-            with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-                handle.write(text)
-        for temp, path in staged:
-            os.replace(temp, path)
-    except OSError as exc:
-        for temp, _ in staged:
-            if os.path.exists(temp):
-                os.unlink(temp)
-        raise InputError(f"{getattr(exc, 'filename', None) or 'output'}: cannot write ({exc.strerror or exc})") from None
+        atomic.write_files((path, text.encode("utf-8")) for path, text in pairs)
+    except atomic.WriteError as exc:
+        raise InputError(str(exc)) from None

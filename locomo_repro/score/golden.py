@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..data import dataset
+from ..data import atomic, dataset
 
 from ..score import official
 
@@ -367,12 +367,11 @@ def build(data: Sequence[dict[str, Any]], scorer: Scorer) -> dict[str, str]:
 
 
 def write(out: Path, files: dict[str, str]) -> None:
-    """Write each file atomically into the directory ``out`` (created if needed)."""
+    """Write the files into the directory ``out`` (created if needed), all of them or none."""
     try:
-        for name in FILES:
-            dataset.write_atomic(out / name, files[name].encode("utf-8"))
-    except OSError as exc:
-        raise GoldenError(f"cannot write to {out}: {exc.strerror or exc}") from None
+        atomic.write_files((out / name, files[name].encode("utf-8")) for name in FILES)
+    except atomic.WriteError as exc:
+        raise GoldenError(str(exc)) from None
 
 
 def read_dataset(path: str | os.PathLike[str] | None) -> list[dict[str, Any]]:

@@ -1,0 +1,225 @@
+"""The kit's one writer of output files: all or nothing, never clobbering what the path names.
+
+Every output of the kit (``-out``, the dataset and evaluation.py caches, the
+model's memo folder, golden files, every LoCoMo-Refined file) goes through
+:func:`write_files`.  What a write does depends on what is at the path:
+
+* nothing: a new regular file, with the mode a plain ``open`` gives (0666 less the umask);
+* a regular file: replaced atomically (a temporary file in the same folder,
+  then a rename); the new file keeps the old one's permission bits (0600 stays
+  0600) and, where permitted, its owner;
+* a symbolic link: followed to its final target, which is written as above;
+  the link stays a link;
+* a regular file with other hard links (``st_nlink > 1``): written in place,
+  so every link sees the new text (this write is not atomic);
+* anything else but a folder (a FIFO, ``/dev/null``, another character
+  device), and any existing path in ``/dev`` or ``/proc`` (``/dev/stdout``,
+  ``/dev/fd/1``, whatever they lead to): opened and written directly, never replaced;
+* a folder: an error.
+
+Several files are staged first and renamed into place only once every one is
+written, so a failure while writing (a full disk) leaves none of them new.  A
+SIGTERM or SIGHUP while staging removes the temporary files before the signal
+takes its usual course; one arriving during the renames waits until they are
+done.  Temporary files are named ``.<name>.<pid>-<8 hex digits>.tmp``; a write
+to a path first removes such files for the same name whose process is gone (a
+``kill -9`` left them).  Errors are :class:`WriteError`, one line naming the file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import re
+import secrets
+import signal
+import stat
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+#: The signals whose arrival removes the temporary files before they end the process.
+SIGNALS = tuple(s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)) if s is not None)
+
+
+class WriteError(OSError):
+    """An output that could not be written; ``str()`` is one line naming the file."""
+
+    def __str__(self) -> str:
+        return f"{self.filename}: cannot write: {self.strerror}"
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """How one path is written: ``target`` is the path with symlinks followed, ``st`` what is there now."""
+
+    path: Path
+    target: Path
+    st: os.stat_result | None
+    data: bytes
+    #: Written directly into what is there: a special file, a file with other hard links, anything in /dev or /proc.
+    in_place: bool
+
+
+def write_atomic(dest: str | os.PathLike[str], data: bytes) -> None:
+    """Write ``data`` to ``dest`` as :func:`write_files` does."""
+    write_files([(Path(dest), data)])
+
+
+def write_files(files: Iterable[tuple[str | os.PathLike[str], bytes]]) -> None:
+    """Write every ``(path, data)`` pair as the module docstring describes, or (short of a special file
+    or a hard-linked file failing midway) none of them.  Raises :class:`WriteError`."""
+    plans = [_plan(Path(path), bytes(data)) for path, data in files]
+    staged: list[tuple[str, _Plan]] = []
+    with _Signals(", ".join(str(plan.path) for plan in plans)) as signals:
+        try:
+            for plan in plans:
+                if not plan.in_place:
+                    _stage(plan, staged)
+            signals.defer()
+            for temp, plan in staged:
+                _attempt(plan.path, os.replace, temp, plan.target)
+            for plan in plans:
+                if plan.in_place:
+                    _attempt(plan.path, _write_through, plan)
+        except BaseException:
+            for temp, _ in staged:
+                with contextlib.suppress(OSError):
+                    os.unlink(temp)
+            raise
+
+
+def _plan(path: Path, data: bytes) -> _Plan:
+    target = Path(os.path.realpath(path))
+    try:
+        st = os.stat(target)
+    except FileNotFoundError:
+        st = None
+    except OSError as err:
+        raise WriteError(err.errno, err.strerror, str(path)) from None
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise WriteError(errno.EISDIR, "is a folder", str(path))
+    if st is not None and Path(os.path.abspath(path)).parts[1:2] in (("dev",), ("proc",)):
+        # /dev/stdout, /dev/fd/1: the kernel's links lead to whatever the descriptor is open on.
+        return _Plan(path, path, st, data, True)
+    special = st is not None and (not stat.S_ISREG(st.st_mode) or st.st_nlink > 1)
+    return _Plan(path, target, st, data, special)
+
+
+def _attempt(path: Path, action, *args) -> None:
+    """``action(*args)``, an OSError becoming a WriteError that names ``path``."""
+    try:
+        action(*args)
+    except WriteError:
+        raise
+    except OSError as err:
+        raise WriteError(err.errno, err.strerror or str(err), str(path)) from None
+
+
+def _stage(plan: _Plan, staged: list[tuple[str, _Plan]]) -> None:
+    """A temporary file beside the target holding ``plan.data``, with the replaced file's mode, added
+    to ``staged`` as soon as it exists (so that whatever happens next, the caller removes it)."""
+    folder = plan.target.parent
+    _attempt(plan.path, folder.mkdir, 0o777, True, True)
+    _remove_stale(folder, plan.target.name)
+    mode = 0o666 if plan.st is None else stat.S_IMODE(plan.st.st_mode)
+    while True:
+        temp = str(folder / f".{plan.target.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
+        try:
+            fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+            break
+        except FileExistsError:
+            continue
+        except OSError as err:
+            raise WriteError(err.errno, err.strerror, str(plan.path)) from None
+    staged.append((temp, plan))
+    try:
+        _attempt(plan.path, _put, fd, plan.data)
+    finally:
+        os.close(fd)
+    if plan.st is not None:
+        _attempt(plan.path, os.chmod, temp, mode)  # the exact bits, whatever the umask
+        if (plan.st.st_uid, plan.st.st_gid) != (os.geteuid(), os.getegid()):
+            with contextlib.suppress(PermissionError):
+                os.chown(temp, plan.st.st_uid, plan.st.st_gid)
+
+
+def _put(fd: int, data: bytes) -> None:
+    """Write all of ``data`` to the open file ``fd``."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _write_through(plan: _Plan) -> None:
+    """Write into what is at the target (truncating a regular file), without replacing it."""
+    fd = os.open(plan.target, os.O_WRONLY | os.O_TRUNC)
+    try:
+        _put(fd, plan.data)
+    finally:
+        os.close(fd)
+
+
+def _remove_stale(folder: Path, name: str) -> None:
+    """Remove this kit's temporary files for ``name`` left by processes that no longer run."""
+    pattern = re.compile(rf"\.{re.escape(name)}\.([0-9]+)-[0-9a-f]{{8}}\.tmp")
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(folder):
+            m = pattern.fullmatch(entry.name)
+            if m and int(m.group(1)) != os.getpid() and not _running(int(m.group(1))):
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, ValueError):
+        return True  # someone else's process, or no pid at all: leave the file alone
+    return True
+
+
+class _Stopped(BaseException):
+    """A terminating signal arrived while temporary files existed."""
+
+
+class _Signals:
+    """While a write runs (main thread only): a terminating signal first raises ``_Stopped`` (so the
+    temporary files go), or after ``defer()`` waits; on leaving, the signal is sent again under the
+    handler that was in place before."""
+
+    def __init__(self, paths: str) -> None:
+        self.paths = paths
+        self.saved: dict[int, object] = {}
+        self.pending: list[int] = []
+        self.deferred = False
+
+    def _handle(self, signum: int, frame) -> None:
+        self.pending.append(signum)
+        if not self.deferred:
+            raise _Stopped(signum)
+
+    def defer(self) -> None:
+        self.deferred = True
+
+    def __enter__(self) -> _Signals:
+        if threading.current_thread() is threading.main_thread():
+            for signum in SIGNALS:
+                old = signal.getsignal(signum)
+                if old not in (signal.SIG_IGN, None):
+                    self.saved[signum] = old
+                    signal.signal(signum, self._handle)
+        return self
+
+    def __exit__(self, kind, value, traceback) -> bool:
+        for signum, old in self.saved.items():
+            signal.signal(signum, old)
+        for signum in dict.fromkeys(self.pending):
+            os.kill(os.getpid(), signum)
+        if isinstance(value, _Stopped):  # the handler before ours let the process live on
+            raise WriteError(errno.EINTR, f"stopped by signal {value.args[0]}", self.paths) from None
+        return False
