@@ -28,6 +28,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 from ..go.strings import trim_space
 from ..memory.kg import Triple
@@ -361,7 +362,8 @@ class Model:
                         nxt.append((b, u))
             cur = nxt
             bound.update(name for _, name in free)
-        out = [(b, tuple(u)) for b, u in cur]  # type: ignore[arg-type]
+        # Every atom is matched by now: no position is left None.
+        out: list[tuple[Bind, tuple[int, ...]]] = [(b, tuple(cast("list[int]", u))) for b, u in cur]
         out.sort(key=lambda s: s[1])
         return out
 

@@ -151,9 +151,10 @@ class Store:
         if space is None:
             admitted = np.arange(len(self._items), dtype=np.int64)
         else:
-            admitted = self._spaces.get(space)
-            if admitted is None:
+            found = self._spaces.get(space)
+            if found is None:
                 return []
+            admitted = found
         scores = self._score(q, admitted)
         order = self._top(scores, self._rank[admitted], k)
         items = self._items

@@ -30,12 +30,20 @@ from ..text.reduce import is_question, is_word_char, sentences, words
 
 
 class Turn(Protocol):
-    """What the reader needs of an utterance: its id, session, speaker, text and the day it was said."""
+    """What the reader needs of an utterance: its id, session, speaker, text and the day it was said
+    (read only, so that a frozen dataclass is one)."""
 
-    id: str
-    session: int
-    speaker: str
-    text: str
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def session(self) -> int: ...
+
+    @property
+    def speaker(self) -> str: ...
+
+    @property
+    def text(self) -> str: ...
 
     @property
     def day(self) -> str: ...
@@ -408,10 +416,11 @@ def third_person(
                 if not (m.pronoun and to_lower(m.text) in pronouns):
                     continue
                 k = bisect_right(offsets, m.start) - 1
-                if k < 0 or firsts[k] is None or places[k][1] <= m.start:
+                first = firsts[k] if k >= 0 else None
+                if first is None or places[k][1] <= m.start:
                     continue
                 _, _, t, index = places[k]
-                out.setdefault(t, {}).setdefault(index, {})[firsts[k]] = person
+                out.setdefault(t, {}).setdefault(index, {})[first] = person
     return out
 
 

@@ -134,7 +134,9 @@ def prompt_from_refined(root: Path, name: str = DEFAULT_JUDGE) -> str:
         raise PromptError(f"{path}: not valid Python (line {exc.lineno})") from None
     prompts = None
     for node in tree.body:
-        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+        if not isinstance(node, (ast.Assign, ast.AnnAssign)):
+            continue
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
         if any(isinstance(t, ast.Name) and t.id == "JUDGE_PROMPTS" for t in targets) and node.value is not None:
             try:
                 prompts = ast.literal_eval(node.value)

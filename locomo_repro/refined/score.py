@@ -321,7 +321,7 @@ def score_records(
     try:
         futures = [pool.submit(work, index) for index in range(total)]
         wait(futures, return_when=FIRST_EXCEPTION)
-        failed = [f.exception() for f in futures if f.done() and f.exception() is not None]
+        failed = [e for f in futures if f.done() and (e := f.exception()) is not None]
         if failed:
             pool.shutdown(wait=True, cancel_futures=True)
             # the first failure, not a cancellation it caused elsewhere
