@@ -3,7 +3,7 @@ PY ?= python3
 OUT ?= out
 export LOCOMO_DATA
 
-.PHONY: run test bench sweeps answers stats check reach claims golden golden-check clean
+.PHONY: run test bench sweeps answers stats check reach claims golden golden-check reference-golden clean
 
 run:            ## the published default table
 	$(PY) -m locomo_repro
@@ -41,6 +41,10 @@ golden:         ## rebuild golden/ with the official scorer (downloaded once, sh
 golden-check:   ## rebuild golden/ into a scratch folder and compare byte for byte
 	rm -rf $(OUT)/golden && $(PY) -m locomo_repro.golden --out $(OUT)/golden
 	for f in stems normalise grade replies recall; do cmp golden/$$f.tsv $(OUT)/golden/$$f.tsv || exit 1; done
+
+reference-golden: ## rebuild golden/reference/ from a folder of the reference's outputs: make reference-golden REF=DIR
+	@test -n "$(REF)" || { echo "make reference-golden: set REF to the folder of the reference's outputs" >&2; exit 2; }
+	$(PY) -m locomo_repro.score.reference "$(REF)" --out golden/reference
 
 clean:
 	rm -rf $(OUT) .tox .pytest_cache .hypothesis build *.egg-info

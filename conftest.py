@@ -67,3 +67,30 @@ def kit_answers(builds, tmp_path_factory) -> dict[str, tuple[str, bytes]]:
             cli.report(builds.samples, cases, args, cli.options(args), out)
         made[output.name] = (out.getvalue(), (folder / output.name).read_bytes())
     return made
+
+
+@pytest.fixture(scope="session")
+def reference_answers(kit_answers, reference_dir) -> dict[str, bytes]:
+    """The reference's three predictions files, byte for byte: the kit's own, checked against the sha256 that
+    ``golden/reference`` keeps of each (a mismatch fails here; test_parity names where it starts)."""
+    import hashlib
+
+    files = {}
+    for name, (_, written) in kit_answers.items():
+        kept = (reference_dir / f"{name}.digest.tsv").read_text().split("\n", 1)[0]
+        assert kept == f"sha256\t{hashlib.sha256(written).hexdigest()}", f"the kit's {name} is not the reference's"
+        files[name] = written
+    return files
+
+
+@pytest.fixture(scope="session")
+def official_scorer():
+    """``eval_question_answering`` of the LoCoMo authors' own evaluation.py: LOCOMO_EVALUATION_PY, else the
+    kit's cache, else fetched at the pinned commit (sha-checked).  Without it the test is skipped, saying
+    what is missing: nothing stands in for the official scorer."""
+    from locomo_repro.score import official
+
+    try:
+        return official.official_scorer()
+    except official.OfficialUnavailable as err:
+        pytest.skip(f"official evaluation.py not at hand ({err}); set LOCOMO_EVALUATION_PY to a copy")

@@ -203,9 +203,8 @@ def test_the_official_adapter_with_a_stand_in(tmp_path, data, capsys):
     assert capsys.readouterr().out == ""  # the scorer's prints are swallowed
 
 
-def test_the_official_scorer_reproduces_golden(tmp_path, data_path, capsys):
-    if official.locate() is None:
-        pytest.skip("official evaluation.py not found (LOCOMO_EVALUATION_PY, cache): nothing to run")
+def test_the_official_scorer_reproduces_golden(tmp_path, data_path, official_scorer, capsys):
+    capsys.readouterr()  # a fetch, if the fixture made one, said so on stderr
     out = tmp_path / "golden"
     assert golden.main(["--out", str(out), "--data", data_path]) == 0  # found as load_evaluation finds it
     for name in golden.FILES:

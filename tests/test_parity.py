@@ -1,43 +1,25 @@
 """The kit prints what the reference Go benchmark prints, byte for byte, for every published command.
 
-Each case names a file of the reference outputs (../shared/reference, see its
-README: the command ``go run ./bench/locomo …`` that produced it) and the same
-flags given to the kit.  Builds are shared through the session's ``builds``
-fixture, so each arm set is built once.
+Each case is an output of the reference kept in ``golden/reference/`` (its README names the command
+``go run ./bench/locomo …`` behind each file) and the same flags given to the kit.  Tables are compared
+byte for byte; ``-show`` output and the predictions files, which quote the dataset, through their digests,
+so that a difference names the first question and arm (or paragraph) where it starts.  Builds are shared
+through the session's ``builds`` fixture, so each arm set is built once.
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
-import json
 
 import pytest
 
 from locomo_repro import cli
+from locomo_repro.score.reference import FILES, answers_digest, first_difference, show_digest
 
-# (reference file, flags) — the table of reference/README.md.
-COMMANDS = [
-    ("default.txt", []),
-    ("default-blind.txt", ["-blind"]),
-    ("show5.txt", ["-show", "5"]),
-    ("arms-factor.txt", ["-arms", "factor"]),
-    ("arms-walk.txt", ["-arms", "walk"]),
-    ("arms-walk-blind.txt", ["-arms", "walk", "-blind"]),
-    ("arms-read.txt", ["-arms", "read"]),
-    ("k2000-floor0.txt", ["-k", "2000", "-floor", "0"]),
-    ("k20-parts4-band0.5.txt", ["-k", "20", "-parts", "4", "-band", "0.5"]),
-    ("sweep-floor.txt", ["-sweep", "floor"]),
-    ("sweep-span.txt", ["-sweep", "span"]),
-    ("sweep-band.txt", ["-sweep", "band"]),
-    ("sweep-parts.txt", ["-sweep", "parts"]),
-]
-
-# (stdout file, answers file, flags) — the ``-out`` runs.
-OUTPUTS = [
-    ("out-answers.txt", "answers.json", []),
-    ("out-answers-walk.txt", "answers-walk.json", ["-arms", "walk"]),
-    ("out-answers-factor.txt", "answers-factor.json", ["-arms", "factor"]),
-]
+#: The reference's outputs of the benchmark command itself (not -out runs, -stats or other harnesses).
+COMMANDS = [o for o in FILES if not o.command and o.kept != "answers" and not {"-out", "-stats"} & set(o.flags)]
+OUTPUTS = [o for o in FILES if o.kept == "answers"]
 
 
 def report(builds, argv: list[str]) -> str:
@@ -49,29 +31,24 @@ def report(builds, argv: list[str]) -> str:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("name", "argv"), COMMANDS, ids=[c[0] for c in COMMANDS])
-def test_stdout_equals_reference(builds, reference_dir, name, argv):
-    assert report(builds, argv) == (reference_dir / name).read_text()
-
-
-def first_difference(mine: list, theirs: list) -> str:
-    """Where two predictions files first disagree: sample, question index and key."""
-    for s, r in zip(mine, theirs):
-        for i, (q, w) in enumerate(zip(s["qa"], r["qa"])):
-            for key in sorted(set(q) | set(w)):
-                if q.get(key) != w.get(key):
-                    return f"{r['sample_id']} qa {i} {key}: {q.get(key)!r} != {w.get(key)!r}"
-    return "same values, different bytes"
+@pytest.mark.parametrize("output", COMMANDS, ids=[o.name for o in COMMANDS])
+def test_stdout_equals_reference(builds, reference_dir, output):
+    printed = report(builds, list(output.flags))
+    want = (reference_dir / output.golden).read_text()
+    if output.kept == "show":
+        assert show_digest(printed) == want, first_difference(show_digest(printed), want)
+    else:
+        assert printed == want
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("stdout", "answers", "argv"), OUTPUTS, ids=[o[1] for o in OUTPUTS])
-def test_predictions_equal_reference(builds, reference_dir, tmp_path, monkeypatch, stdout, answers, argv):
-    monkeypatch.chdir(tmp_path)
-    printed = report(builds, [*argv, "-out", answers])
-    assert printed == (reference_dir / stdout).read_text()
-    mine, theirs = (tmp_path / answers).read_bytes(), (reference_dir / answers).read_bytes()
-    assert mine == theirs, first_difference(json.loads(mine), json.loads(theirs))
+@pytest.mark.parametrize("output", OUTPUTS, ids=[o.name for o in OUTPUTS])
+def test_predictions_equal_reference(kit_answers, reference_dir, output):
+    printed, written = kit_answers[output.name]
+    assert printed == (reference_dir / f"out-{output.name.removesuffix('.json')}.txt").read_text()
+    mine, theirs = answers_digest(written), (reference_dir / output.golden).read_text()
+    assert mine == theirs, first_difference(mine, theirs)
+    assert theirs.startswith(f"sha256\t{hashlib.sha256(written).hexdigest()}\n")
 
 
 @pytest.mark.slow

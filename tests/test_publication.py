@@ -1,9 +1,9 @@
 """claims.yaml holds exactly the numbers of the publication: each is a claim or a listed not-claim.
 
-The publication (hanzoai/semantic bench/locomo/README.md) is not part of the
-kit: the completeness check reads it from ``LOCOMO_PUBLICATION`` (CI points it
-at ../shared/seeds/locomo-bench-README.md) and is skipped, saying so, where it
-is absent.  The number reader it relies on is tested here on hand-made text.
+The publication (hanzoai/semantic bench/locomo/README.md, MIT) is kept in the kit at
+``golden/publication/`` (with its licence notice) and pinned by the sha256 that claims.yaml records;
+``LOCOMO_PUBLICATION`` only points the check at another copy.  The number reader it relies on is tested
+here on hand-made text.
 """
 
 from __future__ import annotations
@@ -19,15 +19,20 @@ from hypothesis import strategies as st
 
 from locomo_repro import claims
 
-MANIFEST = claims.load(Path(__file__).resolve().parent.parent / "claims.yaml")
+ROOT = Path(__file__).resolve().parent.parent
+MANIFEST = claims.load(ROOT / "claims.yaml")
+PUBLICATION = ROOT / "golden" / "publication" / "locomo-bench-README.md"
 
 
 @pytest.fixture(scope="module")
 def publication() -> str:
-    path = os.environ.get("LOCOMO_PUBLICATION")
-    if not path or not Path(path).is_file():
-        pytest.skip("the publication is not part of the kit: set LOCOMO_PUBLICATION to locomo-bench-README.md")
-    return Path(path).read_text(encoding="utf-8")
+    """The publication's text: the kit's copy, or the file ``LOCOMO_PUBLICATION`` names."""
+    return Path(os.environ.get("LOCOMO_PUBLICATION") or PUBLICATION).read_text(encoding="utf-8")
+
+
+def test_the_kept_publication_is_the_pinned_one():
+    assert hashlib.sha256(PUBLICATION.read_bytes()).hexdigest() == MANIFEST.publication["sha256"]
+    assert "MIT License" in (PUBLICATION.parent / "LICENSE").read_text()
 
 
 def test_the_manifest_holds_exactly_the_numbers_of_the_publication(publication):
