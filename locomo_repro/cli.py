@@ -13,7 +13,7 @@ import os
 import sys
 import urllib.parse
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, NoReturn, TextIO
 from pathlib import Path
 
 from .bench.names import ARM_SETS, STEPS
@@ -34,7 +34,7 @@ class UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, no usage dump
+    def error(self, message: str) -> NoReturn:  # one line, no usage dump
         raise UsageError(message)
 
 
@@ -57,7 +57,9 @@ def parser() -> argparse.ArgumentParser:
     _flag(p, "show", type=int, default=0, metavar="N", help="print N answered questions per category")
     _flag(p, "only", type=int, default=0, metavar="N", help="use only the first N conversations")
     _flag(p, "quiet", action="store_true", help="leave out the per-conversation build lines")
-    _flag(p, "arms", default="main", choices=ARM_SETS, help="arm set: main, factor, walk, read, gather (graph read with the +set reader), or hops (graph+set and walks of 1-3 hops, guided and not, all read with the +set reader)")
+    _flag(p, "arms", default="main", choices=ARM_SETS,
+          help="arm set: main, factor, walk, read, gather (graph read with the +set reader), or hops "
+          "(graph+set and walks of 1-3 hops, guided and not, all read with the +set reader)")
     _flag(p, "blind", action="store_true", help="empty every graph after building it")
     _flag(p, "no-derived", action="store_true", help="give the reasoner no rule: the derived-facts ablation")
     _flag(p, "coref", action="store_true",
@@ -187,8 +189,10 @@ def report(
     if not (args.quiet or args.sweep):
         out.write(bench.build_lines(cases))
     if getattr(args, "coref", False):
-        hit = sum(c.knowledge.bound[0] for c in cases)
-        said = sum(c.knowledge.bound[1] for c in cases)
+        hit = said = 0
+        for c in cases:
+            assert c.knowledge.bound is not None  # every graph is built with coreference
+            hit, said = hit + c.knowledge.bound[0], said + c.knowledge.bound[1]
         share = 100 * hit / said if said else 0.0
         out.write(f"coreference decides the subject of {hit}/{said} statement sentences ({share:.1f}%)\n")
     speaker, known, total = bench.subjects(cases)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TextIO
+from typing import Any, TextIO
 
 from ..data.dataset import ANSWERABLE, CATEGORIES, Sample
 from ..arms.factor import Scoped, Span
@@ -336,8 +336,8 @@ def sweep(cases: Sequence[Case], options: Options, setting: str, progress: TextI
     """One row per value of ``setting``: answerable, adversarial and overall F1 and overall quiet per arm."""
     lines: list[str] = []
     for value in STEPS[setting]:
-        cast = int(value) if setting in ("k", "span", "parts") else float(value)
-        records = run(cases, replace(options, **{setting: cast}))
+        change: dict[str, Any] = {setting: int(value) if setting in ("k", "span", "parts") else float(value)}
+        records = run(cases, replace(options, **change))
         if progress:
             print(f"locomo-repro: {setting}={value:g} done", file=progress)
         arms = sorted(records)

@@ -179,7 +179,7 @@ def load_evaluation(
     if body is not None and path is None and not os.environ.get(ENV) and download and sha256 is not None:
         if hashlib.sha256(body).hexdigest() != sha256:
             where = body = None  # a stale cache is fetched again
-    if where is None:
+    if where is None or body is None:  # both or neither
         if not download:
             raise OfficialUnavailable(
                 f"official evaluation.py not found: pass its path, set {ENV}, or allow the download to {cache_path()}"
