@@ -68,6 +68,34 @@ class ChatReply:
     raw: Mapping[str, Any] = field(repr=False)
 
 
+def key_problem(key: str) -> str | None:
+    """What makes ``key`` unusable as a bearer token, in words that never quote it; None when it is fine.
+
+    A key is one word of printable ASCII: a carriage return (a key read from a
+    CRLF file), a line break, a space, a control or a non-ASCII character would
+    otherwise fail inside the HTTP library, whose message quotes the header.
+    """
+    for char, problem in (("\r", "a carriage return (read from a CRLF file?)"), ("\n", "a line break")):
+        if char in key:
+            return f"contains {problem}"
+    if not key:
+        return "is empty"
+    if any(c.isspace() for c in key):
+        return "contains whitespace"
+    if any(not 0x21 <= ord(c) <= 0x7E for c in key):
+        return "contains a control or non-ASCII character"
+    return None
+
+
+def redact(text: str, secret: str | None) -> str:
+    """``text`` with ``secret`` (as it is, and as JSON would escape it) replaced by ``[redacted]``."""
+    if not secret:
+        return text
+    for form in dict.fromkeys((secret, json.dumps(secret)[1:-1])):
+        text = text.replace(form, "[redacted]")
+    return text
+
+
 def _is_loopback(host: str | None) -> bool:
     if not host:
         return False
@@ -96,14 +124,21 @@ def _content_text(content: Any) -> str:
 class ChatClient:
     """One endpoint and model; ``complete`` sends one chat request.
 
-    ``api_key`` is sent as a bearer token when given. Requests to a loopback
-    host never go through a proxy from the environment.
+    ``api_key`` is sent as a bearer token when given; a key ``key_problem``
+    refuses is a ValueError here, and the key never appears in a ``ChatError``
+    (an endpoint that echoes the request's headers in its error body included).
+    Requests to a loopback host never go through a proxy from the environment.
     """
 
     model: str
     base_url: str = DEFAULT_BASE_URL
-    api_key: str | None = None
+    api_key: str | None = field(default=None, repr=False)
     timeout: float = 600.0
+
+    def __post_init__(self) -> None:
+        problem = None if self.api_key is None else key_problem(self.api_key)
+        if problem:
+            raise ValueError(f"the API key {problem}")
 
     @property
     def url(self) -> str:
@@ -133,15 +168,16 @@ class ChatClient:
                 text = exc.read().decode("utf-8", "replace")
             except (OSError, http.client.HTTPException):
                 text = ""
+            text = redact(text, self.api_key)
             raise ChatHTTPError(exc.code, text, url) from None
         except urllib.error.URLError as exc:
             if isinstance(exc.reason, TimeoutError):
                 raise ChatTimeout(f"timed out after {self.timeout:g}s", url) from None
-            raise ChatUnreachable(f"cannot connect: {exc.reason}", url) from None
+            raise ChatUnreachable(redact(f"cannot connect: {exc.reason}", self.api_key), url) from None
         except TimeoutError:
             raise ChatTimeout(f"timed out after {self.timeout:g}s", url) from None
         except (OSError, http.client.HTTPException) as exc:
-            raise ChatUnreachable(f"connection failed: {exc or type(exc).__name__}", url) from None
+            raise ChatUnreachable(redact(f"connection failed: {exc or type(exc).__name__}", self.api_key), url) from None
         return _parse_reply(payload, url)
 
 

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import urllib.parse
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..read.chat import ChatClient
+from ..read.chat import ChatClient, key_problem
 from ..score import signature
 from . import export, judge, predict, score, summary
 from .files import InputError, json_text, load_records, records_text, write_atomic
@@ -191,12 +192,15 @@ def cmd_judge(args: argparse.Namespace) -> int:
     judged: list[tuple[str, str]] = []
     if "llm" in metrics:
         prompt = _prompt(args)
-        if args.concurrency < 1 or args.attempts < 1 or args.timeout <= 0:
-            raise Usage("--concurrency and --attempts must be at least 1 and --timeout positive")
+        if args.concurrency < 1 or args.attempts < 1 or not 0 < args.timeout < math.inf:
+            raise Usage("--concurrency and --attempts must be at least 1 and --timeout positive and finite")
         low, high = args.rate_limit_wait
-        if args.retry_wait < 0 or low < 0 or high < low:
-            raise Usage("--retry-wait must be >= 0 and --rate-limit-wait MIN MAX with 0 <= MIN <= MAX")
+        if not all(map(math.isfinite, (args.retry_wait, low, high))) or args.retry_wait < 0 or low < 0 or high < low:
+            raise Usage("--retry-wait must be >= 0 and --rate-limit-wait MIN MAX with 0 <= MIN <= MAX, "
+                        "in finite seconds")
         endpoint = judge.resolve_endpoint(args.model, args.base_url, args.api_key)
+        if endpoint.api_key and (problem := key_problem(endpoint.api_key)):  # before any work, never quoted
+            raise Usage(f"the API key {problem}")
         split = urllib.parse.urlsplit(endpoint.base_url)
         if split.scheme not in ("http", "https") or not split.netloc:
             raise Usage(f"--base-url must be an http(s) URL, got {endpoint.base_url!r}")

@@ -1,0 +1,35 @@
+"""refined judge refuses a timeout or a pause that is not a finite number of seconds (nan, inf), in one line, exit 2."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from locomo_repro.refined.__main__ import main
+
+
+@pytest.fixture
+def argv(tmp_path):
+    (tmp_path / "q.jsonl").write_text(json.dumps(
+        {"qa_id": "s#q0", "conversation_idx": 0, "qa_index": 0, "question": "Q?", "answer": ["A"], "category": "1"}
+    ) + "\n")
+    (tmp_path / "p.jsonl").write_text(json.dumps({"qa_id": "s#q0", "predicted_answer": "B"}) + "\n")
+    (tmp_path / "prompt.txt").write_text("{question} {gold_answer} {generated_answer}")
+    return ["judge", "--questions", str(tmp_path / "q.jsonl"), "--predictions", str(tmp_path / "p.jsonl"),
+            "--judge-prompt", str(tmp_path / "prompt.txt"), "--base-url", "http://127.0.0.1:9/v1"]
+
+
+@pytest.mark.parametrize("extra", [
+    ["--rate-limit-wait", "0", "inf"],
+    ["--rate-limit-wait", "nan", "1"],
+    ["--timeout", "nan"],
+    ["--timeout", "inf"],
+    ["--retry-wait", "nan"],
+    ["--retry-wait", "inf"],
+])
+def test_a_wait_that_is_not_finite_is_refused(argv, extra, capsys, tmp_path):
+    assert main(argv + extra) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith("error: --") and "finite" in line
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.jsonl", "prompt.txt", "q.jsonl"]
