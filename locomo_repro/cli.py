@@ -106,6 +106,10 @@ def model(args: argparse.Namespace) -> Model | None:
     key = api_key()
     if key is None:
         raise UsageError(f"-model {args.model} needs an API key in {' or '.join(KEY_VARIABLES)}")
+    from .read.chat import key_problem
+
+    if problem := key_problem(key):  # refused before any work, and never quoted
+        raise UsageError(f"the API key in {next(v for v in KEY_VARIABLES if os.environ.get(v))} {problem}")
     return open_model(args.model, args.base, key, args.memo or None)
 
 
