@@ -28,6 +28,7 @@ import contextlib
 import hashlib
 import importlib.util
 import io
+import json
 import math
 import os
 import sys
@@ -358,9 +359,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--kit", action="store_true", help="score with the kit's own metric instead of the official file"
     )
+    parser.add_argument(
+        "--json", action="store_true",
+        help="print {file: {arm: {category 1-5 and overall: n, f1, recall, judge, mem0_f1, mem0_bleu}}} instead",
+    )
     args = parser.parse_args(argv)
     try:
         scorer = kit_eval_question_answering if args.kit else official_scorer(args.evaluation_py)
+        if args.json:
+            from .figures import figures
+
+            found = {path: figures(read(path), scorer) for path in args.files}
+            sys.stdout.write(json.dumps(found, indent=2) + "\n")
+            return 0
         for path in args.files:
             text = report(read(path), scorer)
             if len(args.files) > 1:

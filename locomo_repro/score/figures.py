@@ -1,0 +1,87 @@
+"""A predictions file's figures per arm and category, for scripts: ``python -m locomo_repro.official FILE --json``.
+
+For every arm and every category (keys ``"1"``...``"5"``, then ``"overall"``):
+
+* ``n``: questions;
+* ``f1``: the official F1 (the scorer ``official.scores`` runs, by default the LoCoMo authors' own
+  ``evaluation.py``);
+* ``recall``: the official evidence recall, ``null`` when the arm gives no ``_prediction_context`` at all
+  (the official scorer would count 1.000 for every question: no evidence of anything);
+* ``judge``: the share of the file's own judge verdicts (``<arm>_judge``, 1/0, as ``peers import`` writes
+  a system's ``llm_score``, ``grade`` or ``is_correct``) that are 1, over the questions that have one;
+  ``null`` when none has;
+* ``mem0_f1``, ``mem0_bleu``: the means of mem0's harness token F1 and BLEU-1 (``score.mem0``), the
+  numbers Memobase and mem0 publish as ``f1_score`` and ``bleu_score`` -- not the official F1.
+
+An empty category has ``n`` 0 and ``null`` for every mean.  ``"name"`` gives the official category name.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+from ..data.dataset import CATEGORIES
+from . import mem0
+from .official import Scorer, scores
+from .predictions import Predictions, PredictionsError
+
+#: The official names of the categories, by number (1 multi hop, 2 temporal, 3 open domain, 4 single hop,
+#: 5 adversarial); other systems' files and tables often use other names for the same numbers.
+NAMES = {k: CATEGORIES[k] for k in sorted(CATEGORIES)}
+
+
+def _mean(values: list[float]) -> float | None:
+    return math.fsum(values) / len(values) if values else None
+
+
+def _finite(value: float) -> float | None:
+    return None if math.isnan(value) else value
+
+
+def verdicts(predictions: Predictions) -> dict[str, list[int | None]]:
+    """Every arm's ``<arm>_judge`` per question of the file, in ``predictions.questions`` order (None: absent)."""
+    try:
+        data = json.loads(Path(predictions.path).read_bytes())
+    except (OSError, ValueError) as err:
+        raise PredictionsError(f"{predictions.path}: cannot read again: {err}") from None
+    qas = [qa for sample in data for qa in sample["qa"]]
+    out: dict[str, list[int | None]] = {}
+    for arm in predictions.arms:
+        marks = []
+        for q, qa in zip(predictions.questions, qas):
+            mark = qa.get(f"{arm}_judge")
+            if mark is not None and (isinstance(mark, bool) or mark not in (0, 1)):
+                raise PredictionsError(f"{predictions.path}: {q.where}: {arm}_judge is {mark!r}, not 1 or 0")
+            marks.append(None if mark is None else int(mark))
+        out[arm] = marks
+    return out
+
+
+def figures(predictions: Predictions, scorer: Scorer) -> dict[str, dict[str, dict[str, object]]]:
+    """``{arm: {"1".."5", "overall": {name, n, f1, recall, judge, mem0_f1, mem0_bleu}}}`` (see the module)."""
+    official = scores(predictions, scorer)
+    judged = verdicts(predictions)
+    out: dict[str, dict[str, dict[str, object]]] = {}
+    for arm in predictions.arms:
+        has_context = any(q.predictions[arm].context is not None for q in predictions.questions)
+        each = []  # (category, judge, mem0 F1, mem0 BLEU-1) per question
+        for q, j in zip(predictions.questions, judged[arm]):
+            gold, reply = str(q.answer if q.answer is not None else q.adversarial_answer), q.predictions[arm].reply
+            each.append((q.category, j, mem0.token_f1(reply, gold), mem0.bleu1(reply, gold)))
+        rows: dict[str, dict[str, object]] = {}
+        for key, kinds, row in [*((str(k), (k,), CATEGORIES[k]) for k in NAMES), ("overall", tuple(NAMES), "overall")]:
+            picked = [e for e in each if e[0] in kinds]
+            f1, recall = official[arm][row]
+            rows[key] = {
+                "name": NAMES[kinds[0]] if len(kinds) == 1 else "overall",
+                "n": len(picked),
+                "f1": _finite(f1),
+                "recall": _finite(recall) if has_context else None,
+                "judge": _mean([float(e[1]) for e in picked if e[1] is not None]),
+                "mem0_f1": _mean([e[2] for e in picked]),
+                "mem0_bleu": _mean([e[3] for e in picked]),
+            }
+        out[arm] = rows
+    return out
