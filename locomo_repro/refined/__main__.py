@@ -150,6 +150,13 @@ def _score(args: argparse.Namespace, metrics: frozenset[str], the_judge: judge.J
     predictions = score.index_predictions(
         load_records(predictions_path), questions, source=predictions_path,
         allow_extra=args.allow_extra_predictions)
+    if len(predictions) < len(questions):
+        if args.only_predicted:
+            questions = [q for q in questions if score._qid(q) in predictions]
+        else:
+            _err(f"WARNING: {predictions_path} predicts {len(predictions)} of the {len(questions)} questions; the "
+                 f"other {len(questions) - len(predictions)} are scored as empty answers (an empty answer to a "
+                 f"question without gold scores 1); --only-predicted scores the {len(predictions)} alone")
     merged = score.merge(questions, predictions, args.llm_judge)
     scored = score.score_records(
         merged, metrics, the_judge, concurrency=getattr(args, "concurrency", 1),
@@ -240,6 +247,8 @@ def _score_options(parser: argparse.ArgumentParser, default_metrics: list[str]) 
                         help=f"some of llm, f1, bleu, all (default: {' '.join(default_metrics)})")
     parser.add_argument("--allow-extra-predictions", action="store_true",
                         help="ignore predictions whose qa_id is not among the questions")
+    parser.add_argument("--only-predicted", action="store_true",
+                        help="score only the questions that have a prediction (a system that skipped a category)")
     parser.add_argument("--llm-judge", default=judge.DEFAULT_JUDGE, metavar="NAME",
                         help="judge name recorded in the output and, with --refined-root, the prompt "
                              "read from its src/llm_judge.py (refined or original; default refined)")
