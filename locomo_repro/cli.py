@@ -37,6 +37,11 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:  # one line, no usage dump
         raise UsageError(message)
 
+    def _get_option_tuples(self, option_string: str) -> list:
+        """No prefix matching at all, as Go's flag package: argparse (3.11) still reads ``-flo`` as
+        ``-floor`` and ``-k5`` as ``-k 5`` with ``allow_abbrev=False``; those are unknown flags."""
+        return []
+
 
 def _flag(parser: argparse.ArgumentParser, name: str, **kw) -> None:
     parser.add_argument(f"-{name}", f"--{name}", dest=name.replace("-", "_"), **kw)
@@ -96,10 +101,12 @@ def options(args: argparse.Namespace) -> Options:
 
 def model(args: argparse.Namespace) -> Model | None:
     """The model reader ``-model`` asks for, checked before anything is built (``None`` without it)."""
-    if not args.model:
+    if args.model is None:
         if args.closed:
             raise UsageError("-closed needs -model")
         return None
+    if not args.model.strip():
+        raise UsageError("-model takes a model name, got an empty one")
     split = urllib.parse.urlsplit(args.base)
     if split.scheme not in ("http", "https") or not split.netloc:
         raise UsageError(f"-base must be an http(s) URL, got {args.base!r}")
@@ -157,6 +164,8 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     reader = model(args)
     if args.out:
         writable(Path(args.out))
+        if args.sweep:  # the reference ignores -out with -sweep; so does the kit, but says so
+            print(f"{PROG}: note: -out {args.out} is not written with -sweep (as in the reference)", file=sys.stderr)
     samples = load(args.data)
     if args.only > 0:
         samples = samples[: args.only]
@@ -180,6 +189,11 @@ def run_signature(args: argparse.Namespace, opts: Options) -> signature.Signatur
     )
 
 
+def _percent(part: int, whole: int, places: int) -> str:
+    """``100 * part / whole`` as the reference's ``%.Nf`` prints it: "NaN" for no questions at all (Go's 0/0)."""
+    return f"{100 * part / whole:.{places}f}" if whole else "NaN"
+
+
 def report(
     samples: Sequence[Sample], cases: Sequence[bench.Case], args: argparse.Namespace, opts: Options, out: TextIO
 ) -> None:
@@ -201,8 +215,8 @@ def report(
         out.write(f"coreference decides the subject of {hit}/{said} statement sentences ({share:.1f}%)\n")
     speaker, known, total = bench.subjects(cases)
     out.write(
-        f"questions naming a speaker {speaker}/{total} ({100 * speaker / total:.1f}%), "
-        f"resolving to any known name {known}/{total} ({100 * known / total:.2f}%)\n"
+        f"questions naming a speaker {speaker}/{total} ({_percent(speaker, total, 1)}%), "
+        f"resolving to any known name {known}/{total} ({_percent(known, total, 2)}%)\n"
     )
     if args.sweep:
         out.write(bench.sweep(cases, opts, args.sweep, progress=sys.stderr))

@@ -217,6 +217,8 @@ def load(path: str | os.PathLike[str] | None = None) -> list[Sample]:
         raise DatasetError(f"{file}: cannot be read ({err})") from None
     except json.JSONDecodeError as err:
         raise DatasetError(f"{file}: not valid JSON ({err})") from None
+    except RecursionError:
+        raise DatasetError(f"{file}: not valid JSON (nested too deeply)") from None
     if not isinstance(raw, list):
         raise DatasetError(f"{file}: expected a list of samples, found {type(raw).__name__}")
     if not raw:
@@ -302,7 +304,7 @@ def _question(q: object, where: str) -> Question:
         raise DatasetError(f"{where}: not an object")
     text = _field(q, "question", str, where)
     category = q.get("category")
-    if not isinstance(category, int) or category not in CATEGORIES:
+    if isinstance(category, bool) or not isinstance(category, int) or category not in CATEGORIES:  # Go: no bool
         raise DatasetError(f"{where}: missing or unknown field 'category'")
     evidence = q.get("evidence", [])
     if not isinstance(evidence, list) or not all(isinstance(e, str) for e in evidence):

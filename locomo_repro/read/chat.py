@@ -184,7 +184,7 @@ class ChatClient:
 def _parse_reply(payload: bytes, url: str) -> ChatReply:
     try:
         data = json.loads(payload.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+    except (UnicodeDecodeError, ValueError, RecursionError):
         raise ChatBadReply("reply is not JSON", url) from None
     try:
         message = data["choices"][0]["message"]

@@ -44,7 +44,10 @@ def _message_index(dia_id: str) -> int | None:
     head, colon, tail = dia_id.strip().partition(":")
     if not colon or not tail.isdigit():
         return None
-    return int(tail)
+    try:
+        return int(tail)
+    except ValueError:  # a digit that is no decimal ("²"), or more digits than int() reads: Refined's traceback
+        raise InputError(f"turn id {dia_id[:40]!r}: what follows the colon is not a decimal number") from None
 
 
 def _role(speaker: Any, speaker_a: str, speaker_b: str) -> str:
@@ -63,7 +66,10 @@ def _sessions(conversation: dict[str, Any], speaker_a: str, speaker_b: str) -> t
     while f"session_{number}" in conversation:
         date_time = str(conversation.get(f"session_{number}_date_time") or "")
         messages: list[dict[str, Any]] = []
-        for position, raw in enumerate(conversation.get(f"session_{number}") or [], start=1):
+        turns = conversation.get(f"session_{number}") or []
+        if isinstance(turns, (int, float)):  # true, 5, 1.5: Refined's traceback
+            raise InputError(f"session_{number} is {type(turns).__name__}, not a list of turns")
+        for position, raw in enumerate(turns, start=1):
             if not isinstance(raw, dict):
                 continue
             text = str(raw.get("text") or "").strip()
@@ -129,7 +135,10 @@ def convert_sample(index: int, sample: dict[str, Any]) -> tuple[dict[str, Any], 
     sample_id = str(sample.get("sample_id") or f"conversation-{index:04d}")
     speaker_a = str(conversation.get("speaker_a") or "")
     speaker_b = str(conversation.get("speaker_b") or "")
-    sessions, by_id = _sessions(conversation, speaker_a, speaker_b)
+    try:
+        sessions, by_id = _sessions(conversation, speaker_a, speaker_b)
+    except InputError as exc:
+        raise InputError(f"sample {sample_id[:40]!r}: {exc}") from None
 
     questions: list[dict[str, Any]] = []
     items = sample.get("qa")
@@ -213,7 +222,12 @@ def read_dataset(path: Path, max_conversations: int | None = None) -> Public:
     payload = read_json(path)
     if not isinstance(payload, list):
         raise InputError(f"{path}: expected a JSON array of LoCoMo samples")
-    return convert(payload, path.name, max_conversations)
+    if not any(isinstance(sample, dict) for sample in payload):
+        raise InputError(f"{path}: holds no LoCoMo samples (no object in the array)")
+    try:
+        return convert(payload, path.name, max_conversations)
+    except InputError as exc:
+        raise InputError(f"{path}: {exc}") from None
 
 
 def write_public(public: Public, out_dir: Path) -> dict[str, Path]:

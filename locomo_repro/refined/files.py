@@ -40,6 +40,8 @@ def read_json(path: Path) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"{path}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+    except RecursionError:
+        raise InputError(f"{path}: invalid JSON: nested too deeply") from None
 
 
 def load_records(path: Path) -> list[dict[str, Any]]:
@@ -59,6 +61,8 @@ def load_records(path: Path) -> list[dict[str, Any]]:
             value = json.loads(line)
         except json.JSONDecodeError as exc:
             raise InputError(f"{path}: line {number}: invalid JSON: {exc.msg}") from None
+        except RecursionError:
+            raise InputError(f"{path}: line {number}: invalid JSON: nested too deeply") from None
         if isinstance(value, dict):
             records.append(value)
     return records

@@ -206,7 +206,10 @@ def first_json_object(text: str) -> str:
 def parse_label(text: str) -> int:
     """1 when the reply's first JSON object says ``"label": "CORRECT"``, else 0; ValueError when
     there is no readable object."""
-    payload = json.loads(first_json_object(text))
+    try:
+        payload = json.loads(first_json_object(text))
+    except RecursionError:
+        raise ValueError("the judge's reply nests too deeply") from None
     return 1 if str(payload.get("label", "")).strip().upper() == "CORRECT" else 0
 
 

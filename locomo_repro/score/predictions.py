@@ -82,6 +82,10 @@ class Predictions:
         return tuple(dict.fromkeys(q.sample for q in self.questions))
 
 
+#: The largest finite float64: a confidence beyond it (``1e999``, a 400-digit integer) is refused.
+FLOAT64_MAX = 1.7976931348623157e308
+
+
 def read(path: str | Path) -> Predictions:
     """Read and check a predictions file; ``path`` is kept as given for reports."""
     name = str(path)
@@ -94,6 +98,8 @@ def read(path: str | Path) -> Predictions:
         data = json.loads(raw.decode("utf-8", errors="replace"), parse_constant=_no_constant)
     except ValueError as err:
         raise PredictionsError(f"{name}: not JSON: {err}") from None
+    except RecursionError:
+        raise PredictionsError(f"{name}: not JSON: nested too deeply") from None
     return parse(data, name)
 
 
@@ -152,6 +158,8 @@ def _question(qa: dict, sample: str, index: int, arms: tuple[str, ...], where: s
         confidence = qa.get(arm + SUFFIX + "_confidence", 0.0)
         if isinstance(confidence, bool) or not isinstance(confidence, (int, float)):
             raise PredictionsError(f"{where}: {arm}{SUFFIX}_confidence is {_kind(confidence)}, not a number")
+        if not -FLOAT64_MAX <= confidence <= FLOAT64_MAX:  # 1e999 reads as inf; Go's decoder refuses both
+            raise PredictionsError(f"{where}: {arm}{SUFFIX}_confidence is out of a float64's range")
         predictions[arm] = Prediction(
             reply=reply,
             context=None if context is None else tuple(context),

@@ -121,6 +121,14 @@ def _compositions(total: int, parts: int) -> np.ndarray:
     return np.vstack(blocks)
 
 
+def _amount(count: int) -> str:
+    """A count with thousands separators, or from 10^15 on a power of ten it exceeds (a file of a
+    thousand conversations would otherwise print a number of 600 digits)."""
+    if count < 10**15:
+        return f"{count:,}"
+    return f"more than 10^{int((count.bit_length() - 1) * math.log10(2))}"
+
+
 def draw_count(n: int) -> int:
     """How many distinct resamples of n conversations from n there are: C(2n−1, n)."""
     return math.comb(2 * n - 1, n)
@@ -271,7 +279,7 @@ def render(predictions: Predictions) -> str:
     if draw_count(n) > MAX_DRAWS:
         raise PredictionsError(
             f"{predictions.path}: {n} conversations: the exact bootstrap would enumerate "
-            f"{draw_count(n):,} resamples (at most {MAX_DRAWS:,})"
+            f"{_amount(draw_count(n))} resamples (at most {MAX_DRAWS:,})"
         )
     head = f"{predictions.path}: {len(predictions.questions)} questions, {', '.join(predictions.arms)}"
     lines = [head, *_abstention(predictions.questions), *_separation(predictions.questions, predictions.arms)]
