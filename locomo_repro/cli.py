@@ -13,6 +13,7 @@ import os
 import sys
 import urllib.parse
 from collections.abc import Sequence
+from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import TYPE_CHECKING, NoReturn, TextIO
 from pathlib import Path
 
@@ -79,6 +80,8 @@ def parser() -> argparse.ArgumentParser:
                f"(default {DEFAULT_MEMO}; an empty value keeps nothing)")
     _flag(p, "closed", action="store_true",
           help="with -model, add the contamination control: the model asked every question with no evidence")
+    _flag(p, "concurrency", type=int, default=8, metavar="N",
+          help="with -model, how many requests may wait on the endpoint at once (default 8)")
     return p
 
 
@@ -96,6 +99,8 @@ def options(args: argparse.Namespace) -> Options:
         raise UsageError(f"-parts must be at least 1, got {args.parts}")
     if args.show < 0 or args.only < 0:
         raise UsageError("-show and -only take a count of 0 or more")
+    if args.concurrency < 1:
+        raise UsageError(f"-concurrency must be at least 1, got {args.concurrency}")
     return Options(k=args.k, floor=args.floor, span=args.span, band=args.band, parts=args.parts)
 
 
@@ -171,11 +176,15 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         samples = samples[: args.only]
     signature.emit(run_signature(args, opts))
     cases = bench.build(samples, args.arms, args.blind, derive=not args.no_derived, coref=args.coref)
-    if reader is not None:
-        bench.add_model_arms(cases, reader, args.closed)
-    report(samples, cases, args, opts, out)
-    if reader is not None:
-        out.write(reader.cost() + "\n")
+    if reader is None:
+        report(samples, cases, args, opts, out)
+        return 0
+    bench.add_model_arms(cases, reader, args.closed)
+    passes = len(bench.STEPS[args.sweep]) if args.sweep else 1
+    reader.expect(passes * sum(len(c.sample.questions) * sum(a.remote for a in c.arms) for c in cases))
+    with ThreadPoolExecutor(args.concurrency, thread_name_prefix="model") as pool:
+        report(samples, cases, args, opts, out, pool)
+    out.write(reader.cost() + "\n")
     return 0
 
 
@@ -195,9 +204,11 @@ def _percent(part: int, whole: int, places: int) -> str:
 
 
 def report(
-    samples: Sequence[Sample], cases: Sequence[bench.Case], args: argparse.Namespace, opts: Options, out: TextIO
+    samples: Sequence[Sample], cases: Sequence[bench.Case], args: argparse.Namespace, opts: Options, out: TextIO,
+    pool: Executor | None = None,
 ) -> None:
-    """Print what the reference prints for these flags over built cases, and write ``-out``."""
+    """Print what the reference prints for these flags over built cases, and write ``-out``
+    (``pool`` asks the remote arms: see ``bench.Case.ask``)."""
     from .bench import experiment as bench
 
     sessions = sum(s.sessions for s in samples)
@@ -219,9 +230,9 @@ def report(
         f"resolving to any known name {known}/{total} ({_percent(known, total, 2)}%)\n"
     )
     if args.sweep:
-        out.write(bench.sweep(cases, opts, args.sweep, progress=sys.stderr))
+        out.write(bench.sweep(cases, opts, args.sweep, progress=sys.stderr, pool=pool))
         return
-    records = bench.run(cases, opts)
+    records = bench.run(cases, opts, pool)
     out.write(f"\n{bench.header(opts)}\n\n")
     out.write(bench.table(records))
     if args.show > 0:

@@ -2,7 +2,7 @@
 
 ``Stub(respond)`` serves every POST from ``respond(body, n) -> (status, payload, delay)``,
 where ``n`` is the request's 0-based number; a ``bytes`` payload is sent as it is,
-anything else as JSON. It records each request and how many were in flight at once.
+anything else as JSON.  A fourth item, a dict, adds response headers (``Retry-After``). It records each request and how many were in flight at once.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-Respond = Callable[[dict, int], tuple[int, Any, float]]
+Respond = Callable[[dict, int], tuple]
 
 
 def completion(content: Any) -> dict:
@@ -52,12 +52,14 @@ class Stub:
                     stub.in_flight += 1
                     stub.max_in_flight = max(stub.max_in_flight, stub.in_flight)
                 try:
-                    status, payload, delay = respond(body, n)
+                    status, payload, delay, *more = respond(body, n)
                     time.sleep(delay)
                     data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
                     self.send_response(status)
                     self.send_header("Content-Type", "application/json")
                     self.send_header("Content-Length", str(len(data)))
+                    for name, value in (more[0] if more else {}).items():
+                        self.send_header(name, value)
                     self.end_headers()
                     self.wfile.write(data)
                 except OSError:

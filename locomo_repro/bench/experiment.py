@@ -8,6 +8,7 @@ reader; a memory is asked once per question however many readers share it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass, field, replace
 from typing import Any, TextIO
 
@@ -29,11 +30,16 @@ from .names import ARM_SETS, STEPS  # re-exported: bench.ARM_SETS, bench.STEPS
 
 @dataclass(frozen=True, slots=True)
 class Arm:
-    """An arm of the experiment: a memory, the reader of its evidence, and the column name."""
+    """An arm of the experiment: a memory, the reader of its evidence, and the column name.
+
+    A ``remote`` arm's reader waits on the network (the model reader): given a
+    pool, ``Case.ask`` puts all its reads to the pool at once.
+    """
 
     name: str
     memory: Memory
     read: Reader
+    remote: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,13 +79,26 @@ class Case:
             self.recalled[key] = out
         return self.recalled[key]
 
-    def ask(self, options: Options) -> dict[str, list[Record]]:
-        """Every question of this conversation put to every arm."""
+    def ask(self, options: Options, pool: Executor | None = None) -> dict[str, list[Record]]:
+        """Every question of this conversation put to every arm.
+
+        With ``pool``, every read of a remote arm is submitted first, so those
+        reads run at once while the other arms read; the records are the same,
+        in question order, whatever order the reads finish in.
+        """
+        pending = [
+            [pool.submit(arm.read, q.text, cites, confidence, self.vocab, options)
+             for q, (cites, confidence) in zip(self.sample.questions, self.recall(arm.memory, options.k))]
+            if pool is not None and arm.remote else None
+            for arm in self.arms
+        ]
         out: dict[str, list[Record]] = {}
-        for arm in self.arms:
+        for arm, submitted in zip(self.arms, pending):
             records = out.setdefault(arm.name, [])
-            for q, (cites, confidence) in zip(self.sample.questions, self.recall(arm.memory, options.k)):
-                answer = arm.read(q.text, cites, confidence, self.vocab, options)
+            recalled = self.recall(arm.memory, options.k)
+            for i, (q, (cites, confidence)) in enumerate(zip(self.sample.questions, recalled)):
+                answer = (submitted[i].result() if submitted is not None
+                          else arm.read(q.text, cites, confidence, self.vocab, options))
                 context = tuple(ids(cites))
                 records.append(
                     Record(
@@ -178,9 +197,9 @@ def add_model_arms(cases: Sequence[Case], model: Model, closed: bool = False) ->
     memory of the deterministic column it twins (``-model``, ``-closed``).
     """
     for case in cases:
-        added = twin(case.arms, model.read)
+        added = [replace(arm, remote=True) for arm in twin(case.arms, model.read)]
         if closed:
-            added.append(Arm("closed", Nothing(), model.alone))
+            added.append(Arm("closed", Nothing(), model.alone, remote=True))
         case.arms.extend(added)
 
 
@@ -280,11 +299,11 @@ def subjects(cases: Sequence[Case]) -> tuple[int, int, int]:
     return speaker, known, asked
 
 
-def run(cases: Sequence[Case], options: Options) -> dict[str, list[Record]]:
-    """Every arm's records, conversation by conversation, in question order."""
+def run(cases: Sequence[Case], options: Options, pool: Executor | None = None) -> dict[str, list[Record]]:
+    """Every arm's records, conversation by conversation, in question order (``pool``: see ``Case.ask``)."""
     records: dict[str, list[Record]] = {}
     for case in cases:
-        for arm, got in case.ask(options).items():
+        for arm, got in case.ask(options, pool).items():
             records.setdefault(arm, []).extend(got)
     return records
 
@@ -332,12 +351,13 @@ def show(records: dict[str, list[Record]], n: int) -> str:
     return "".join(out)
 
 
-def sweep(cases: Sequence[Case], options: Options, setting: str, progress: TextIO | None = None) -> str:
+def sweep(cases: Sequence[Case], options: Options, setting: str, progress: TextIO | None = None,
+          pool: Executor | None = None) -> str:
     """One row per value of ``setting``: answerable, adversarial and overall F1 and overall quiet per arm."""
     lines: list[str] = []
     for value in STEPS[setting]:
         change: dict[str, Any] = {setting: int(value) if setting in ("k", "span", "parts") else float(value)}
-        records = run(cases, replace(options, **change))
+        records = run(cases, replace(options, **change), pool)
         if progress:
             print(f"locomo-repro: {setting}={value:g} done", file=progress)
         arms = sorted(records)

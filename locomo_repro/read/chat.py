@@ -39,13 +39,14 @@ class ChatError(Exception):
 
 
 class ChatHTTPError(ChatError):
-    """The server answered with a non-2xx status."""
+    """The server answered with a non-2xx status; ``retry_after`` is its ``Retry-After`` header, if any."""
 
-    def __init__(self, status: int, body: str, url: str) -> None:
+    def __init__(self, status: int, body: str, url: str, retry_after: str | None = None) -> None:
         snippet = " ".join(body.split())[:1000]
         super().__init__(f"HTTP {status}: {snippet}" if snippet else f"HTTP {status}", url)
         self.status = status
         self.body = body
+        self.retry_after = retry_after
 
 
 class ChatTimeout(ChatError):
@@ -169,7 +170,7 @@ class ChatClient:
             except (OSError, http.client.HTTPException):
                 text = ""
             text = redact(text, self.api_key)
-            raise ChatHTTPError(exc.code, text, url) from None
+            raise ChatHTTPError(exc.code, text, url, exc.headers.get("Retry-After") if exc.headers else None) from None
         except urllib.error.URLError as exc:
             if isinstance(exc.reason, TimeoutError):
                 raise ChatTimeout(f"timed out after {self.timeout:g}s", url) from None

@@ -10,14 +10,19 @@ The floor is applied before the model is asked, so a memory that declines
 costs nothing; a failed call declines and is counted; every answer is kept on
 disk under a hash of (model, prompt) so a stopped run resumes and a repeat is
 free, and failures are never kept.  The requests go through the kit's
-``locomo_repro.read.chat`` client.
+``locomo_repro.read.chat`` client.  Beyond the reference: a busy endpoint's
+``Retry-After`` is honoured, and a model may be asked from many threads at once
+(``bench.experiment`` does so for ``-concurrency``): the counts, the memo and
+every answer stay what a sequential run gives.
 """
 
 from __future__ import annotations
 
+import email.utils
 import hashlib
 import os
 import sys
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -47,6 +52,10 @@ TIMEOUT = 120.0
 TRANSIENT = frozenset({429, 500, 502, 503, 504})
 #: Failures described on stderr; the rest are only counted.
 SHOWN_FAILURES = 5
+#: Statuses whose ``Retry-After`` header says how long to wait before the next attempt.
+ASKS_TO_WAIT = frozenset({429, 503})
+#: Seconds between progress lines; a run shorter than this shows none.
+PROGRESS_EVERY = 10.0
 
 #: Sends one prompt and returns the model's raw reply; raises ``ChatError`` on failure.
 Complete = Callable[[str], str]
@@ -65,8 +74,26 @@ class _Final(Exception):
         self.error = error
 
 
-def pause(_error: BaseException, attempt: int) -> float:
-    """The wait after failed attempt ``attempt``: 1 s doubled each time, at most 30 s."""
+def retry_after(error: BaseException, now: Callable[[], float] = time.time) -> float | None:
+    """Seconds a 429 or 503 reply asked to wait (``Retry-After``: seconds or an HTTP date), else ``None``."""
+    if not isinstance(error, ChatHTTPError) or error.status not in ASKS_TO_WAIT or not error.retry_after:
+        return None
+    value = error.retry_after.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - now())
+
+
+def pause(error: BaseException, attempt: int) -> float:
+    """The wait after failed attempt ``attempt``: what a 429 or 503 asked for in ``Retry-After``,
+    else 1 s doubled each time, at most 30 s."""
+    asked = retry_after(error)
+    if asked is not None:
+        return asked
     return min(FIRST_PAUSE * 2 ** (attempt - 1), LONGEST_PAUSE)
 
 
@@ -76,8 +103,8 @@ def chat_completer(
     """A ``Complete`` over a chat client: one user turn, temperature 0, the reply cap.
 
     A timeout, a lost connection or a transient status is tried again; any
-    other status or an unreadable reply fails at once (the reference's rule;
-    the pause does not read ``Retry-After``, which the kit's client does not keep).
+    other status or an unreadable reply fails at once (the reference's rule);
+    the pause is ``pause``'s.
     """
 
     def once(prompt: str) -> str:
@@ -104,7 +131,9 @@ class Memo:
 
     The file is named by the first 32 hex digits of sha256(model + newline +
     prompt) and holds the raw reply.  A failure is not written down, so the
-    next run asks again.  With no folder every prompt is asked.
+    next run asks again.  With no folder every prompt is asked.  Threads may
+    call it at once: one prompt is asked by one thread at a time, so a second
+    caller finds the first one's answer on disk, as it would in a sequential run.
     """
 
     def __init__(self, complete: Complete, folder: str | os.PathLike[str] | None, model: str,
@@ -115,6 +144,9 @@ class Memo:
         self.hits = 0
         self._errors = errors
         self._warned = False
+        self._lock = threading.Lock()
+        #: Per prompt being asked: its lock and how many threads hold or wait for it.
+        self._asking: dict[Path, tuple[threading.Lock, list[int]]] = {}
 
     def path(self, prompt: str) -> Path | None:
         """Where the answer to ``prompt`` is kept (``None`` without a folder)."""
@@ -127,20 +159,35 @@ class Memo:
         path = self.path(prompt)
         if path is None:
             return self._complete(prompt)
+        with self._lock:
+            asking, users = self._asking.setdefault(path, (threading.Lock(), [0]))
+            users[0] += 1
+        try:
+            with asking:
+                return self._kept_or_asked(path, prompt)
+        finally:
+            with self._lock:
+                users[0] -= 1
+                if not users[0]:
+                    del self._asking[path]
+
+    def _kept_or_asked(self, path: Path, prompt: str) -> str:
         try:
             said = path.read_bytes().decode("utf-8")
         except (OSError, UnicodeDecodeError):
             pass
         else:
-            self.hits += 1
+            with self._lock:
+                self.hits += 1
             return said
         said = self._complete(prompt)
         try:
             write_atomic(path, said.encode("utf-8"))
         except OSError as error:
-            if not self._warned and self._errors is not None:
-                print(f"locomo-repro: answers are not being kept in {self.folder}: {error}", file=self._errors)
-            self._warned = True
+            with self._lock:
+                if not self._warned and self._errors is not None:
+                    print(f"locomo-repro: answers are not being kept in {self.folder}: {error}", file=self._errors)
+                self._warned = True
         return said
 
 
@@ -214,15 +261,39 @@ class Model:
     """Reads evidence with a model; counts what was asked, answered from disk, and lost.
 
     ``read`` and ``alone`` have the signature of ``locomo_repro.read.reader.reply``,
-    so either plugs into ``bench.Arm``.
+    so either plugs into ``bench.Arm``; threads may call them at once.  After
+    ``expect(n)``, progress against ``n`` reads goes to ``errors`` every
+    ``PROGRESS_EVERY`` seconds (none for a shorter run).
     """
 
-    def __init__(self, name: str, memo: Memo, errors: TextIO | None = None) -> None:
+    def __init__(self, name: str, memo: Memo, errors: TextIO | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.name = name
         self.memo = memo
         self._errors = errors
         self.calls = 0
         self.fails = 0
+        self._lock = threading.Lock()
+        self._clock = clock
+        self._expected = self._read = 0
+        self._started = self._shown = clock()
+
+    def expect(self, reads: int) -> None:
+        """Announce how many reads are to come: progress is shown against that number."""
+        with self._lock:
+            self._expected += reads
+
+    def _done(self) -> None:
+        """Count one read; now and then, say how far the reads are."""
+        with self._lock:
+            self._read += 1
+            now = self._clock()
+            if self._errors is None or not self._expected or now - self._shown < PROGRESS_EVERY:
+                return
+            self._shown = now
+            rate = self._read / (now - self._started)
+            print(f"locomo-repro: model {self.name}: {self._read}/{self._expected} read, {self.fails} failed, "
+                  f"{rate:.1f} a second", file=self._errors)
 
     def __repr__(self) -> str:  # never the client, which holds the key
         return f"Model({self.name!r})"
@@ -233,27 +304,31 @@ class Model:
         return self.memo.hits
 
     def _ask(self, prompt: str) -> str:
-        self.calls += 1
+        with self._lock:
+            self.calls += 1
         try:
             said = self.memo(prompt)
         except ChatError as error:
-            self.fails += 1
-            if self.fails <= SHOWN_FAILURES and self._errors is not None:
-                print(f"locomo-repro: model {self.name}: {error}", file=self._errors)
+            with self._lock:
+                self.fails += 1
+                if self.fails <= SHOWN_FAILURES and self._errors is not None:
+                    print(f"locomo-repro: model {self.name}: {error}", file=self._errors)
             return DECLINE
         return tidy(said)
 
     def read(self, question: str, cites: Sequence[Cite], confidence: float, vocab: Vocabulary,
              options: Options) -> str:
         """The model's answer from the cited turns; declines, unasked, under the floor or with no cites."""
-        if not cites or confidence < options.floor:
-            return DECLINE
-        return self._ask(evidence_prompt(question, cites))
+        said = DECLINE if not cites or confidence < options.floor else self._ask(evidence_prompt(question, cites))
+        self._done()
+        return said
 
     def alone(self, question: str, cites: Sequence[Cite], confidence: float, vocab: Vocabulary,
               options: Options) -> str:
         """The model's answer to the question alone: evidence and floor ignored (the control)."""
-        return self._ask(bare_prompt(question))
+        said = self._ask(bare_prompt(question))
+        self._done()
+        return said
 
     def cost(self) -> str:
         """One line: questions asked, answered from disk, bought (asked less from disk, failures
