@@ -1,5 +1,7 @@
 """Command line: ``python -m locomo_repro.peers import|fetch`` (``locomo-repro import`` is the same import).
 
+    python -m locomo_repro.peers fetch [--dir DIR]     # the pinned public files, into the cache; prints the folder
+
     python -m locomo_repro.peers import --arm memobase=memobase_eval.json --arm zep=zep_locomo_responses.json \\
         --arm backboard='backboard/*.json' -out peers.json [--refined-out peers_{arm}.jsonl] [--format F]
 
@@ -17,7 +19,7 @@ from pathlib import Path
 
 from ..data.dataset import DatasetError, load, write_atomic
 from ..go.json import dumps
-from . import convert
+from . import convert, fetch
 from .formats import FORMATS, PeersError, read
 
 PROG = "python -m locomo_repro.peers"
@@ -46,7 +48,15 @@ def parser() -> argparse.ArgumentParser:
     i.add_argument("--refined-out", metavar="FILE",
                    help="also LoCoMo-Refined predictions JSONL ({arm} in the name when there are several arms)")
     i.add_argument("--data", metavar="PATH", help="the dataset (default: LOCOMO_DATA, else the cache)")
+    f = commands.add_parser("fetch", help="download the peers' published files at pinned commits (sha256-checked)")
+    f.add_argument("--dir", metavar="DIR", help=f"where to keep them (default: the cache, {fetch.cache_dir()})")
     return p
+
+
+def run_fetch(args: argparse.Namespace) -> int:
+    """Fetch what is missing and print the folder (``LOCOMO_PEERS=<it>`` points the tests and the manifest at it)."""
+    print(fetch.fetch(Path(args.dir) if args.dir else None))
+    return 0
 
 
 def run_import(args: argparse.Namespace) -> int:
@@ -79,7 +89,7 @@ def run_import(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = parser().parse_args(argv)
-        return run_import(args)
+        return run_import(args) if args.command == "import" else run_fetch(args)
     except (PeersError, DatasetError) as err:
         print(err, file=sys.stderr)
         return 2
