@@ -3,7 +3,7 @@ PY ?= python3
 OUT ?= out
 export LOCOMO_DATA
 
-.PHONY: run test bench sweeps answers stats check reach claims golden golden-check reference-golden clean
+.PHONY: run test bench sweeps answers stats check reach claims golden golden-check report reference-golden clean
 
 run:            ## the published default table
 	$(PY) -m locomo_repro
@@ -31,6 +31,10 @@ check: answers  ## score the predictions with the official evaluation.py itself
 
 reach:          ## evidence reach of one and two hops over all ten conversations
 	$(PY) -m locomo_repro.reach
+
+report:         ## the one-page HTML report (needs the report extra: pip install '.[report]')
+	mkdir -p $(OUT)
+	$(PY) -m locomo_repro.report -o $(OUT)/report.html
 
 claims:         ## status of every published number
 	$(PY) -m locomo_repro.claims

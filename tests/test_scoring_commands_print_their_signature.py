@@ -82,3 +82,14 @@ def test_refined_score_carries_the_signature_in_its_summary_and_on_stderr(tmp_pa
     assert saved.startswith(f"locomo-repro:0.1.0|predictions:{signature.file_digest(predictions)}|scorer:refined|")
     assert saved.endswith("|metrics:bleu+f1")
     assert "signature" not in out
+
+
+def test_official_json_carries_each_file_signature_beside_its_arms(tmp_path, capsys):
+    path = tmp_path / "p.json"
+    path.write_bytes(dumps(PREDICTIONS).encode())
+    assert official.main([str(path), "--json", "--kit"]) == 0
+    out, err = capsys.readouterr()
+    found = json.loads(out)[str(path)]
+    assert found["signature"] == str(signature.predictions(path, "kit"))
+    assert set(found) == {"a", "signature"}
+    assert signature_lines(err) == [f"signature: {found['signature']}"]

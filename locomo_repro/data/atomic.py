@@ -91,26 +91,6 @@ def write_files(files: Iterable[tuple[str | os.PathLike[str], bytes]]) -> None:
             raise
 
 
-def unwritable(dest: str | os.PathLike[str]) -> str | None:
-    """Why :func:`write_files` could not write ``dest``, for a check before a long run; None when it could.
-
-    Written in place (a FIFO, a device, a hard-linked file): the file must be
-    writable; replaced or new: the nearest existing folder of the target must be.
-    """
-    try:
-        plan = _plan(Path(dest), b"")
-    except WriteError as err:
-        return err.strerror
-    if plan.in_place:
-        return None if os.access(plan.target, os.W_OK) else "not writable"
-    folder = plan.target.parent
-    while not folder.exists():
-        folder = folder.parent
-    if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
-        return f"{folder} is not a writable folder"
-    return None
-
-
 def _plan(path: Path, data: bytes) -> _Plan:
     target = Path(os.path.realpath(path))
     try:

@@ -361,23 +361,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument(
         "--json", action="store_true",
-        help="print {file: {arm: {category 1-5 and overall: n, f1, recall, judge, mem0_f1, mem0_bleu}}} instead",
+        help="print {file: {arm: {category 1-5 and overall: n, f1, recall, judge, mem0_f1, mem0_bleu}}, "
+             "with the file's \"signature\" beside its arms} instead",
     )
     args = parser.parse_args(argv)
+    name = signature.KIT if args.kit else signature.official_scorer(EVALUATION_SHA256)
     try:
         scorer = kit_eval_question_answering if args.kit else official_scorer(args.evaluation_py)
         if args.json:
             from .figures import figures
 
-            found = {path: figures(read(path), scorer) for path in args.files}
+            found: dict[str, object] = {}
+            for path in args.files:
+                found[path] = {**figures(read(path), scorer), "signature": str(signature.predictions(path, name))}
             sys.stdout.write(json.dumps(found, indent=2) + "\n")
+            for path in args.files:
+                signature.emit(signature.predictions(path, name))
             return 0
         for path in args.files:
             text = report(read(path), scorer)
             if len(args.files) > 1:
                 text = f"{path}:{text}"
             sys.stdout.write(text)
-            name = signature.KIT if args.kit else signature.official_scorer(EVALUATION_SHA256)
             signature.emit(signature.predictions(path, name))
     except (PredictionsError, OfficialUnavailable) as err:
         print(err, file=sys.stderr)

@@ -239,48 +239,67 @@ def _separation(questions: Sequence[Answered], arms: Sequence[str]) -> list[str]
     return lines
 
 
-def _paired(predictions: Predictions) -> list[str]:
-    questions, arms = predictions.questions, predictions.arms
-    convs = predictions.conversations
-    at = {sample: i for i, sample in enumerate(convs)}
-    # Halves in print order: adversarial first, then answerable.
-    halves = (("adversarial", (ADVERSARIAL,)), ("answerable", ANSWERABLE))
-    size = [[0.0] * len(convs) for _ in halves]
-    for h, (_, kinds) in enumerate(halves):
-        for q in questions:
-            if q.category in kinds:
-                size[h][at[q.sample]] += 1
+#: The two halves of the paired differences, in print order: adversarial first, then answerable.
+HALVES: tuple[tuple[str, tuple[int, ...]], ...] = (("adversarial", (ADVERSARIAL,)), ("answerable", ANSWERABLE))
 
-    grades = {
-        arm: [grade(q.category, q.predictions[arm].reply, _answer(q)) for q in questions] for arm in arms
+
+def grades(predictions: Predictions) -> dict[str, list[float]]:
+    """Every arm's grade of every question, in file order, as ``-stats`` grades them (see ``_answer``)."""
+    return {
+        arm: [grade(q.category, q.predictions[arm].reply, _answer(q)) for q in predictions.questions]
+        for arm in predictions.arms
     }
+
+
+def pooled(predictions: Predictions, marks: Sequence[float], kinds: Sequence[int]) -> tuple[float, float, float]:
+    """The mean of per-question ``marks`` over the categories ``kinds``, with its exact 95% bootstrap interval.
+
+    ``marks`` follow the file's question order (a grade, or a paired
+    difference of grades); each conversation contributes its summed marks and
+    its question count to :func:`interval`.  Returns (point, low, high).
+    """
+    at = {sample: i for i, sample in enumerate(predictions.conversations)}
+    total = [0.0] * len(at)
+    size = [0.0] * len(at)
+    for q, mark in zip(predictions.questions, marks):
+        if q.category in kinds:
+            total[at[q.sample]] += mark
+            size[at[q.sample]] += 1
+    return interval(total, size)
+
+
+def _paired(predictions: Predictions) -> list[str]:
+    arms = predictions.arms
+    marks = grades(predictions)
     lines = [
         "",
-        f"paired difference, 95% percentile bootstrap over {len(convs)} conversations",
-        f"{'':<24}" + "".join(f"  {name:>26}" for name, _ in halves),
+        f"paired difference, 95% percentile bootstrap over {len(predictions.conversations)} conversations",
+        f"{'':<24}" + "".join(f"  {name:>26}" for name, _ in HALVES),
     ]
     for i, one in enumerate(arms):
         for two in arms[i + 1 :]:
             row = f"{one:<10} - {two:<11}"
-            for h, (_, kinds) in enumerate(halves):
-                diff = [0.0] * len(convs)
-                for q, a, b in zip(questions, grades[one], grades[two]):
-                    if q.category in kinds:
-                        diff[at[q.sample]] += a - b
-                got, lo, hi = interval(diff, size[h])
+            diff = [a - b for a, b in zip(marks[one], marks[two])]
+            for _, kinds in HALVES:
+                got, lo, hi = pooled(predictions, diff, kinds)
                 row += f"  {go_f(got, 6, 3, True)} [{go_f(lo, 6, 3, True)}, {go_f(hi, 6, 3, True)}]"
             lines.append(row)
     return lines
 
 
-def render(predictions: Predictions) -> str:
-    """The whole ``-stats`` report of a read predictions file, as the reference prints it."""
+def bootstrappable(predictions: Predictions) -> None:
+    """Raise PredictionsError (one line) when the file has too many conversations to enumerate every resample."""
     n = len(predictions.conversations)
     if draw_count(n) > MAX_DRAWS:
         raise PredictionsError(
             f"{predictions.path}: {n} conversations: the exact bootstrap would enumerate "
             f"{_amount(draw_count(n))} resamples (at most {MAX_DRAWS:,})"
         )
+
+
+def render(predictions: Predictions) -> str:
+    """The whole ``-stats`` report of a read predictions file, as the reference prints it."""
+    bootstrappable(predictions)
     head = f"{predictions.path}: {len(predictions.questions)} questions, {', '.join(predictions.arms)}"
     lines = [head, *_abstention(predictions.questions), *_separation(predictions.questions, predictions.arms)]
     lines += _paired(predictions)

@@ -1,0 +1,162 @@
+"""``locomo-repro report`` / ``python -m locomo_repro.report``: write the one-page HTML report.
+
+    locomo-repro report [-o report.html] [--data PATH] [--only N] [--predictions FILE ...]
+                        [--claims recorded|measure] [--manifest PATH]
+
+Builds the main and the walk arm sets once each, sweeps the floor over them,
+scores every arm per category with bootstrap intervals, reads any other
+system's predictions files, and writes one self-contained HTML file.  The path
+written goes to stdout; progress to stderr.  Claims are shown as claims.yaml
+records them by default (seconds); ``--claims measure`` measures all of them
+again, as ``python -m locomo_repro.claims`` does (minutes).  Needs matplotlib,
+the ``report`` extra: ``pip install 'locomo-repro[report]'``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..score.predictions import Predictions
+    from . import page
+
+PROG = "locomo-repro report"
+
+#: The arm sets whose trade-off and intervals the report shows.
+ARM_SETS = ("main", "walk")
+
+
+class ReportError(Exception):
+    """A command line or an input the report cannot use; the message is one line."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, no usage dump
+        raise ReportError(f"{message} (see {PROG} --help)")
+
+
+def parser() -> argparse.ArgumentParser:
+    p = _Parser(prog=PROG, description="Write one self-contained HTML page: claims, trade-off, intervals.")
+    p.add_argument("-o", "--out", default="report.html", metavar="FILE", help="the HTML file (default report.html)")
+    p.add_argument("--data", metavar="PATH", help="the dataset (default: LOCOMO_DATA, else the cache)")
+    p.add_argument("--only", type=int, default=0, metavar="N", help="use only the first N conversations")
+    p.add_argument("--predictions", nargs="+", default=[], metavar="FILE",
+                   help="other systems' predictions files in the official shape, shown per category too")
+    p.add_argument("--claims", choices=("recorded", "measure"), default="recorded",
+                   help="claims as claims.yaml records them (default, seconds) or measured again (minutes)")
+    p.add_argument("--manifest", metavar="PATH", help="claims.yaml (default: $LOCOMO_CLAIMS, ./claims.yaml)")
+    return p
+
+
+def _progress(text: str) -> None:
+    print(f"{PROG}: {text}", file=sys.stderr, flush=True)
+
+
+def _writable(path: Path) -> None:
+    """Refuse, before any work, an output path that cannot be written."""
+    if path.is_dir():
+        raise ReportError(f"{path}: is a folder")
+    folder = path.parent
+    while not folder.exists():
+        folder = folder.parent
+    if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
+        raise ReportError(f"{path}: {folder} is not a writable folder")
+
+
+def build(args: argparse.Namespace) -> str:
+    """The page for parsed arguments (inputs are all read and checked before anything is built)."""
+    from .. import claims
+    from ..bench import experiment as bench
+    from ..data import dataset
+    from ..read.reader import Options
+    from ..score import predictions as predictions_file
+    from ..score import signature, stats
+    from . import figures, page, plots
+
+    others = []
+    for path in args.predictions:
+        read = predictions_file.read(path)
+        stats.bootstrappable(read)
+        others.append((path, read))
+    manifest = claims.load(args.manifest)
+    manifest_path = Path(args.manifest) if args.manifest else claims.default_path()
+    samples = dataset.load(args.data)
+    full = samples
+    if args.only > 0:
+        samples = samples[: args.only]
+    data = signature.file_digest(dataset.resolve(args.data))
+    options = Options()
+    settings = [(name, getattr(options, name)) for name in ("k", "floor", "span", "band", "parts")]
+    bootstrap = ("bootstrap", "exact-95")
+
+    tradeoffs, sources = [], []
+    for arms in ARM_SETS:
+        _progress(f"building the {arms} arm set over {len(samples)} conversations")
+        cases = bench.build(samples, arms)
+        points = figures.tradeoff(cases, options, progress=sys.stderr)
+        sweep = signature.run(data, arms, settings, sweep="floor", only=args.only).plus(("floors", "0:1:0.05"))
+        name = f"tradeoff-{arms}"
+        title = f"-arms {arms}: F1 against the share declined, floor 0 to 1"
+        tradeoffs.append(page.Tradeoff(name, title, str(sweep), tuple(points), plots.tradeoff(points, name, title)))
+        run = figures.run_predictions(samples, bench.run(cases, options))
+        sig = signature.run(data, arms, settings, only=args.only).plus(bootstrap)
+        sources.append(_source(arms, f"-arms {arms}, default settings", str(sig), run))
+    for path, read in others:
+        _progress(f"scoring {path}")
+        sig = signature.predictions(path, signature.KIT, bootstrap)
+        sources.append(_source(f"file-{len(sources)}", f"{path} ({len(read.conversations)} conversations)", str(sig), read))
+
+    manifest_sig = ("claims", signature.file_digest(manifest_path))
+    if args.claims == "measure":
+        _progress(f"measuring {len(manifest.claims)} claims (minutes)")
+        view = figures.measured_claims(manifest, full, args.data, sys.stderr)
+        claims_sig = signature.Signature((("data", data), manifest_sig, ("verdicts", "measured")))
+    else:
+        view = figures.recorded_claims(manifest)
+        claims_sig = signature.Signature((manifest_sig, ("verdicts", "recorded")))
+    return page.render(view, str(claims_sig), tradeoffs, sources)
+
+
+def _source(name: str, title: str, sig: str, predictions: Predictions) -> page.Source:
+    """One set of arms per category: estimates, paired differences (when there are two arms or more), figures."""
+    from . import figures, page, plots
+
+    estimates = tuple(figures.categories(predictions))
+    diffs = tuple(figures.differences(predictions))
+    return page.Source(
+        name, title, sig, estimates, diffs,
+        plots.intervals(estimates, f"intervals-{name}", title),
+        plots.differences(diffs, f"differences-{name}", f"{title}: paired differences") if diffs else "",
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Write the report; bad input is one line on stderr and exit 2, with nothing written."""
+    from .. import claims
+    from ..data.dataset import DatasetError, write_atomic
+    from ..score.predictions import PredictionsError
+
+    try:
+        args = parser().parse_args(argv)
+        if args.only < 0:
+            raise ReportError("--only takes a count of 0 or more")
+        if importlib.util.find_spec("matplotlib") is None:
+            raise ReportError("matplotlib is not installed: pip install 'locomo-repro[report]'")
+        out = Path(args.out)
+        _writable(out)
+        text = build(args)
+        write_atomic(out, text.encode("utf-8"))
+    except (ReportError, DatasetError, PredictionsError, claims.ManifestError) as err:
+        print(f"{PROG}: {err}", file=sys.stderr)
+        return 2
+    except OSError as err:
+        print(f"{PROG}: {err}", file=sys.stderr)
+        return 2
+    print(out)
+    return 0

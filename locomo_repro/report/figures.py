@@ -1,0 +1,191 @@
+"""The numbers behind every figure of the report, computed with the kit's own machinery (no plotting here).
+
+* :func:`tradeoff`: each arm's answerable and adversarial F1 and the share of
+  questions it declines, as the confidence floor sweeps from 0 to 1 — a finer
+  grid than ``-sweep floor``, computed the same way (``bench.run`` and
+  ``bench.Tally`` over cases built once, so the recall of every memory is
+  computed once for all floors).
+* :func:`categories`: each arm's F1 per category, answerable and overall, with
+  the exact 95% percentile bootstrap interval over conversations of ``-stats``
+  (``stats.pooled``).
+* :func:`differences`: every pair of arms' paired difference on the adversarial
+  and the answerable half, exactly the numbers ``-stats`` prints.
+* :func:`recorded_claims` and :func:`measured_claims`: claims per status and
+  every refuted one, published against measured.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any, TextIO
+
+from .. import claims
+from ..bench import experiment as bench
+from ..data.dataset import ANSWERABLE, CATEGORIES, Sample
+from ..read.reader import Options
+from ..score import stats
+from ..score.predictions import Predictions
+
+#: The floors of the trade-off: 0 to 1 in steps of 0.05 (the published sweep's values among them).
+FLOORS: tuple[float, ...] = tuple(i / 20 for i in range(21))
+
+#: The rows of the per-category view, categories by number, then answerable and overall:
+#: ``(key, label, categories)``.
+ROWS: tuple[tuple[str, str, tuple[int, ...]], ...] = (
+    *((str(c), f"{c} {CATEGORIES[c]}", (c,)) for c in sorted(CATEGORIES)),
+    ("answerable", "answerable (1-4)", ANSWERABLE),
+    ("overall", "overall", tuple(sorted(CATEGORIES))),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Point:
+    """One arm at one floor: share of all questions declined, answerable F1, adversarial F1."""
+
+    arm: str
+    floor: float
+    quiet: float
+    answerable: float
+    adversarial: float
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """One arm's mean F1 over one row's questions, with its 95% bootstrap interval."""
+
+    arm: str
+    row: str
+    label: str
+    n: int
+    point: float
+    low: float
+    high: float
+
+
+@dataclass(frozen=True, slots=True)
+class Difference:
+    """Arm ``one`` minus arm ``two`` on one half (adversarial or answerable), with its 95% bootstrap interval."""
+
+    one: str
+    two: str
+    half: str
+    point: float
+    low: float
+    high: float
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimRow:
+    """A claim that is not simply reproduced: published against measured, and why."""
+
+    id: str
+    status: str
+    published: str
+    measured: str
+    why: str
+    holds: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Claims:
+    """The reproduction at a glance: claims per status (in ``claims.STATUSES`` order) and the refuted ones.
+
+    ``measured`` tells whether the values were measured now (``verdict``) or
+    read as claims.yaml records them; ``failing`` names the claims whose
+    measurement disagrees with their entry (only known when measured).
+    """
+
+    measured: bool
+    counts: tuple[tuple[str, int], ...]
+    refuted: tuple[ClaimRow, ...]
+    failing: tuple[str, ...] = ()
+
+
+def tradeoff(
+    cases: Sequence[bench.Case], options: Options, floors: Sequence[float] = FLOORS, progress: TextIO | None = None
+) -> list[Point]:
+    """Every arm at every floor (other settings as ``options``): what ``-sweep floor`` prints, on a finer grid."""
+    out: list[Point] = []
+    for floor in floors:
+        records = bench.run(cases, replace(options, floor=float(floor)))
+        for arm in sorted(records):
+            t = bench.Tally(records[arm])
+            out.append(Point(arm, float(floor), t.quiet_share(), t.mean(ANSWERABLE), t.mean((stats.ADVERSARIAL,))))
+        if progress is not None:
+            print(f"locomo-repro report: floor={floor:g} done", file=progress, flush=True)
+    return out
+
+
+def categories(predictions: Predictions) -> list[Estimate]:
+    """Every arm's F1 per row of :data:`ROWS` with its exact bootstrap interval over conversations."""
+    stats.bootstrappable(predictions)
+    marks = stats.grades(predictions)
+    per = Counter(q.category for q in predictions.questions)
+    out = []
+    for arm in predictions.arms:
+        for key, label, kinds in ROWS:
+            n = sum(per[k] for k in kinds)
+            if n:
+                point, low, high = stats.pooled(predictions, marks[arm], kinds)
+                out.append(Estimate(arm, key, label, n, point, low, high))
+    return out
+
+
+def differences(predictions: Predictions) -> list[Difference]:
+    """Every pair of arms in name order, each half: the paired differences ``-stats`` prints."""
+    stats.bootstrappable(predictions)
+    marks = stats.grades(predictions)
+    arms = predictions.arms
+    out = []
+    for i, one in enumerate(arms):
+        for two in arms[i + 1 :]:
+            diff = [a - b for a, b in zip(marks[one], marks[two])]
+            for half, kinds in stats.HALVES:
+                out.append(Difference(one, two, half, *stats.pooled(predictions, diff, kinds)))
+    return out
+
+
+def run_predictions(samples: Sequence[Sample], records: dict[str, list[bench.Record]]) -> Predictions:
+    """A run's records as the predictions file ``-out`` would write, read back (what ``-stats`` reads)."""
+    from .. import cli
+    from ..score.predictions import parse
+
+    return parse(cli.predictions(samples, records), "<run>")
+
+
+def _one_line(text: Any) -> str:
+    """A recorded value or reason on one line (a recorded flag as the claims print it: true, false)."""
+    if isinstance(text, bool):
+        return str(text).lower()
+    return " ".join(str("" if text is None else text).split())
+
+
+def recorded_claims(manifest: Any) -> Claims:
+    """Claims per status and every refuted one as claims.yaml records them (the claims tests check each record)."""
+    counts = Counter(c.status for c in manifest.claims)
+    rows = tuple(
+        ClaimRow(c.id, c.status, c.published, _one_line(c.measured), _one_line(c.reason), True)
+        for c in manifest.claims
+        if c.status in claims.REFUTING
+    )
+    return Claims(False, tuple((s, counts.get(s, 0)) for s in claims.STATUSES), rows)
+
+
+def measured_claims(manifest: Any, samples: Sequence[Sample], data_path: str | None, progress: TextIO | None) -> Claims:
+    """Every claim measured now, as ``python -m locomo_repro.claims`` measures it (``claims.verdict``): minutes."""
+    lab = claims.Lab(samples, data_path)
+    verdicts = []
+    for i, claim in enumerate(manifest.claims, 1):
+        verdicts.append(claims.verdict(claim, lab, manifest))
+        if progress is not None and (i % 50 == 0 or i == len(manifest.claims)):
+            print(f"locomo-repro report: {i}/{len(manifest.claims)} claims measured", file=progress, flush=True)
+    counts = Counter(v.claim.status for v in verdicts)
+    rows = tuple(
+        ClaimRow(v.claim.id, v.claim.status, v.claim.published, v.shown, _one_line(v.claim.reason), v.ok)
+        for v in verdicts
+        if v.claim.status in claims.REFUTING
+    )
+    failing = tuple(v.claim.id for v in verdicts if not v.ok)
+    return Claims(True, tuple((s, counts.get(s, 0)) for s in claims.STATUSES), rows, failing)

@@ -1,0 +1,188 @@
+"""The report as one self-contained HTML page: inline SVG figures, tables of their numbers, a signature each.
+
+Every number sits in an element with stable data attributes holding its full
+value (``data-f1``, ``data-low``, ...), beside the text shown rounded as the
+command line prints it, so a test can read the page and compare.  The page
+loads nothing: no script, no stylesheet, no font, no image from anywhere.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .. import __version__
+from ..score.stats import go_f
+from .figures import Claims, Difference, Estimate, Point
+
+STYLE = """
+body { font-family: sans-serif; max-width: 72rem; margin: 1rem auto; padding: 0 1rem; color: #222; }
+table { border-collapse: collapse; margin: 0.5rem 0; font-size: 0.85rem; }
+td, th { border-bottom: 1px solid #ddd; padding: 0.15rem 0.5rem; text-align: left; vertical-align: top; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+.signature { font-family: monospace; font-size: 0.8rem; color: #555; overflow-wrap: anywhere; }
+figure { margin: 1rem 0; }
+figure svg { max-width: 100%; height: auto; }
+.failing { color: #b00; }
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """One set of arms shown per category: the kit's run of an arm set, or a predictions file."""
+
+    name: str
+    title: str
+    signature: str
+    estimates: tuple[Estimate, ...]
+    differences: tuple[Difference, ...]
+    intervals_svg: str
+    differences_svg: str
+
+
+@dataclass(frozen=True, slots=True)
+class Tradeoff:
+    """The trade-off of one arm set."""
+
+    name: str
+    title: str
+    signature: str
+    points: tuple[Point, ...]
+    svg: str
+
+
+#: The mark of a claim whose measurement disagrees with its entry.
+FAILING = ' class="failing"'
+
+
+def esc(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _full(x: float) -> str:
+    """A float in a data attribute: every digit (``repr``), so tests compare exact values."""
+    return repr(float(x))
+
+
+def signature(figure: str, text: str) -> str:
+    return f'<p class="signature" data-figure="{esc(figure)}" data-signature="{esc(text)}">signature: {esc(text)}</p>'
+
+
+def claims_section(view: Claims, sig: str) -> str:
+    how = (
+        "measured now, as <code>python -m locomo_repro.claims</code> measures them"
+        if view.measured
+        else "as claims.yaml records them (each record is checked against a fresh measurement by the claims tests; "
+        "<code>--claims measure</code> measures them all again here, in minutes)"
+    )
+    rows = "".join(
+        f'<tr data-status="{esc(s)}"><td>{esc(s)}</td><td class="num" data-count="{n}">{n}</td></tr>'
+        for s, n in view.counts
+    )
+    total = sum(n for _, n in view.counts)
+    refuted = "".join(
+        f'<tr data-claim="{esc(r.id)}" data-status="{esc(r.status)}"{"" if r.holds else FAILING}>'
+        f"<td>{esc(r.id)}</td><td>{esc(r.status)}</td><td data-field=\"published\">{esc(r.published)}</td>"
+        f'<td data-field="measured">{esc(r.measured)}</td><td data-field="why">{esc(r.why)}</td></tr>'
+        for r in view.refuted
+    )
+    failing = ""
+    if view.failing:
+        failing = (
+            f'<p class="failing" id="claims-failing" data-count="{len(view.failing)}">'
+            f"{len(view.failing)} claims disagree with their entry: {esc(', '.join(view.failing))}</p>"
+        )
+    return (
+        f'<section id="claims" data-measured="{str(view.measured).lower()}">'
+        "<h2>The reproduction at a glance</h2>"
+        f"<p>Every number of the published README, {how}.</p>"
+        f'<table id="claims-status"><tr><th>status</th><th>claims</th></tr>{rows}'
+        f'<tr data-status="total"><td>total</td><td class="num" data-count="{total}">{total}</td></tr></table>'
+        f"{failing}"
+        f"<h3>Refuted and reconstructed claims ({len(view.refuted)})</h3>"
+        '<table id="claims-refuted"><tr><th>claim</th><th>status</th><th>published</th><th>measured</th>'
+        f"<th>why</th></tr>{refuted}</table>"
+        f"{signature('claims', sig)}</section>"
+    )
+
+
+def tradeoff_section(parts: Sequence[Tradeoff]) -> str:
+    out = [
+        '<section id="tradeoff"><h2>The trade-off: what each arm says against how often it is right</h2>',
+        "<p>Each arm's answerable F1 (categories 1-4) and adversarial F1 (category 5) against the share of all "
+        "questions it declines, as the confidence floor goes from 0 to 1 in steps of 0.05; other settings at "
+        "their defaults.</p>",
+    ]
+    for t in parts:
+        rows = "".join(
+            f'<tr data-arm="{esc(p.arm)}" data-floor="{_full(p.floor)}" data-quiet="{_full(p.quiet)}" '
+            f'data-answerable="{_full(p.answerable)}" data-adversarial="{_full(p.adversarial)}">'
+            f'<td>{esc(p.arm)}</td><td class="num">{p.floor:.2f}</td><td class="num">{100 * p.quiet:.1f}%</td>'
+            f'<td class="num">{p.answerable:.3f}</td><td class="num">{p.adversarial:.3f}</td></tr>'
+            for p in t.points
+        )
+        out.append(
+            f'<figure id="figure-{esc(t.name)}">{t.svg}<figcaption>{esc(t.title)}</figcaption></figure>'
+            f"{signature(t.name, t.signature)}"
+            f"<details><summary>the numbers</summary>"
+            f'<table class="points" data-figure="{esc(t.name)}"><tr><th>arm</th><th>floor</th><th>declined</th>'
+            f"<th>answerable F1</th><th>adversarial F1</th></tr>{rows}</table></details>"
+        )
+    out.append("</section>")
+    return "".join(out)
+
+
+def source_section(s: Source) -> str:
+    rows = "".join(
+        f'<tr data-arm="{esc(e.arm)}" data-row="{esc(e.row)}" data-n="{e.n}" data-f1="{_full(e.point)}" '
+        f'data-low="{_full(e.low)}" data-high="{_full(e.high)}"><td>{esc(e.arm)}</td><td>{esc(e.label)}</td>'
+        f'<td class="num">{e.n}</td><td class="num">{e.point:.3f}</td>'
+        f'<td class="num">[{e.low:.3f}, {e.high:.3f}]</td></tr>'
+        for e in s.estimates
+    )
+    diffs = "".join(
+        f'<tr data-one="{esc(d.one)}" data-two="{esc(d.two)}" data-half="{esc(d.half)}" data-diff="{_full(d.point)}" '
+        f'data-low="{_full(d.low)}" data-high="{_full(d.high)}"><td>{esc(d.one)} - {esc(d.two)}</td>'
+        f'<td>{esc(d.half)}</td><td class="num">{go_f(d.point, 0, 3, True)}</td>'
+        f'<td class="num">[{go_f(d.low, 0, 3, True)}, {go_f(d.high, 0, 3, True)}]</td></tr>'
+        for d in s.differences
+    )
+    name = esc(s.name)
+    paired = ""
+    if s.differences:  # two arms or more
+        paired = (
+            f'<figure id="figure-differences-{name}">{s.differences_svg}<figcaption>paired differences between '
+            "arms (the first minus the second), 95% bootstrap intervals</figcaption></figure>"
+            f"<details><summary>the numbers</summary>"
+            f'<table class="differences" data-source="{name}"><tr><th>pair</th><th>half</th><th>difference</th>'
+            f"<th>95% interval</th></tr>{diffs}</table></details>"
+        )
+    return (
+        f'<section class="source" data-source="{name}"><h3>{esc(s.title)}</h3>'
+        f'<figure id="figure-intervals-{name}">{s.intervals_svg}<figcaption>F1 per category with 95% percentile '
+        "bootstrap intervals over conversations</figcaption></figure>"
+        f"<details><summary>the numbers</summary>"
+        f'<table class="estimates" data-source="{name}"><tr><th>arm</th><th>category</th><th>n</th><th>F1</th>'
+        f"<th>95% interval</th></tr>{rows}</table></details>"
+        f"{paired}{signature(s.name, s.signature)}</section>"
+    )
+
+
+def render(claims_view: Claims, claims_signature: str, tradeoffs: Sequence[Tradeoff], sources: Sequence[Source]) -> str:
+    """The whole page."""
+    body = [
+        "<h1>LoCoMo reproduction report</h1>",
+        f'<p id="kit" data-version="{esc(__version__)}">locomo-repro {esc(__version__)}. Categories by number '
+        "and official name: 1 multi hop, 2 temporal, 3 open domain, 4 single hop, 5 adversarial. Every figure "
+        "carries the signature of the settings and files that produced it.</p>",
+        claims_section(claims_view, claims_signature),
+        tradeoff_section(tradeoffs),
+        '<section id="categories"><h2>Per category, with bootstrap intervals</h2>',
+        *(source_section(s) for s in sources),
+        "</section>",
+    ]
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>locomo-repro report</title>'
+        f'<link rel="icon" href="data:,"><style>{STYLE}</style></head><body>{"".join(body)}</body></html>\n'
+    )

@@ -1,0 +1,117 @@
+"""The report's figures hold the numbers the command line prints for the same run (no plotting, no browser)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from locomo_repro import claims
+from locomo_repro.bench import experiment as bench
+from locomo_repro.read.reader import Options
+from locomo_repro.report import figures
+from locomo_repro.score import stats
+from locomo_repro.score.predictions import parse
+from locomo_repro.score.stats import go_f
+
+
+def qa(category, answer, **replies):
+    item = {"question": "q", "answer": answer, "category": category, "evidence": []}
+    for arm, reply in replies.items():
+        item[f"{arm}_prediction"] = reply
+    return item
+
+
+#: Three conversations, two arms, answerable and adversarial questions.
+HAND = parse(
+    [
+        {"sample_id": "c1", "qa": [qa(4, "red apple", a="red apple", b="green"),
+                                   qa(1, "Paris", a="Paris France", b="Paris"),
+                                   qa(5, "x", a="No information available", b="x")]},
+        {"sample_id": "c2", "qa": [qa(4, "blue", a="blue", b="blue"),
+                                   qa(5, "y", a="y", b="No information available")]},
+        {"sample_id": "c3", "qa": [qa(2, "7 May 2023", a="May 2023", b="7 May 2023"),
+                                   qa(3, "tea", a="coffee", b="tea")]},
+    ],
+    "hand.json",
+)
+
+
+def test_differences_are_the_paired_rows_stats_prints():
+    printed = stats.render(HAND).split("paired difference", 1)[1].splitlines()[2:]
+    diffs = figures.differences(HAND)
+    assert [(d.one, d.two, d.half) for d in diffs] == [("a", "b", "adversarial"), ("a", "b", "answerable")]
+    cells = "".join(f"  {go_f(d.point, 6, 3, True)} [{go_f(d.low, 6, 3, True)}, {go_f(d.high, 6, 3, True)}]" for d in diffs)
+    assert printed == [f"{'a':<10} - {'b':<11}" + cells]
+
+
+def test_category_estimates_are_means_of_the_grades_with_an_interval_around_them():
+    marks = stats.grades(HAND)
+    got = {(e.arm, e.row): e for e in figures.categories(HAND)}
+    assert sorted({row for _, row in got}) == sorted(["1", "2", "3", "4", "5", "answerable", "overall"])
+    for arm in ("a", "b"):
+        for key, label, kinds in figures.ROWS:
+            mine = [m for q, m in zip(HAND.questions, marks[arm]) if q.category in kinds]
+            e = got[arm, key]
+            assert e.n == len(mine) and e.point == pytest.approx(sum(mine) / len(mine), abs=1e-15)
+            assert e.low <= e.point <= e.high
+            assert e.label.startswith(key)
+    assert got["a", "4"].label == "4 single hop" and got["a", "1"].label == "1 multi hop"
+    assert got["b", "5"].point == 0.5  # one abstention right, one answer given where none was due
+
+
+def test_a_category_nobody_was_asked_is_left_out():
+    one = parse([{"sample_id": "c", "qa": [qa(4, "x", a="x")]}], "one.json")
+    assert [e.row for e in figures.categories(one)] == ["4", "answerable", "overall"]
+    assert figures.differences(one) == []
+
+
+def test_too_many_conversations_for_the_exact_bootstrap_is_refused_in_one_line():
+    many = parse([{"sample_id": f"c{i}", "qa": [qa(4, "x", a="x")]} for i in range(13)], "many.json")
+    with pytest.raises(stats.PredictionsError, match="many.json: 13 conversations"):
+        figures.categories(many)
+
+
+def test_the_tradeoff_at_the_published_floors_is_the_floor_sweep(samples):
+    cases = bench.build(samples[:1], "main")
+    printed = bench.sweep(cases, Options(), "floor").splitlines()
+    arms = printed[0].split()
+    points = figures.tradeoff(cases, Options(), bench.STEPS["floor"])
+    for line, floor in zip(printed[2:], bench.STEPS["floor"]):
+        mine = {p.arm: p for p in points if p.floor == floor}
+        assert sorted(mine) == arms
+        row = f"{floor:8g}" + "".join(
+            f"  {mine[a].answerable:6.3f} {mine[a].adversarial:6.3f} {_overall(cases, a, floor):6.3f} "
+            f"{100 * mine[a].quiet:4.0f}%"
+            for a in arms
+        )
+        assert line == row
+
+
+def _overall(cases, arm, floor):
+    return bench.Tally(bench.run(cases, Options(floor=floor))[arm]).mean()
+
+
+def test_the_tradeoff_grid_runs_from_0_to_1_and_holds_the_published_floors():
+    assert figures.FLOORS[0] == 0 and figures.FLOORS[-1] == 1 and len(figures.FLOORS) == 21
+    assert set(bench.STEPS["floor"]) <= set(figures.FLOORS)
+
+
+def test_declining_more_never_raises_the_share_answered(samples):
+    points = figures.tradeoff(bench.build(samples[:1], "main"), Options(), (0.0, 0.5, 1.0))
+    for arm in {p.arm for p in points}:
+        quiet = [p.quiet for p in sorted((p for p in points if p.arm == arm), key=lambda p: p.floor)]
+        assert quiet == sorted(quiet)
+
+
+def test_recorded_claims_count_every_claim_and_list_every_refuted_one():
+    manifest = claims.load()
+    view = figures.recorded_claims(manifest)
+    assert not view.measured
+    assert [s for s, _ in view.counts] == list(claims.STATUSES)
+    assert sum(n for _, n in view.counts) == len(manifest.claims)
+    refuted = [c for c in manifest.claims if c.status in claims.REFUTING]
+    assert [r.id for r in view.refuted] == [c.id for c in refuted]
+    for row, claim in zip(view.refuted, refuted):
+        assert row.published == claim.published and row.measured and row.why
+        assert re.fullmatch(r"\S.*", row.measured) and "\n" not in row.why
