@@ -1,6 +1,7 @@
 """Command line: ``python -m locomo_repro.peers import|fetch`` (``locomo-repro import`` is the same import).
 
     python -m locomo_repro.peers fetch [--dir DIR]     # the pinned public files, into the cache; prints the folder
+    python -m locomo_repro.peers table peers.json      # the arms side by side, like with like, paired intervals
 
     python -m locomo_repro.peers import --arm memobase=memobase_eval.json --arm zep=zep_locomo_responses.json \\
         --arm backboard='backboard/*.json' -out peers.json [--refined-out peers_{arm}.jsonl] [--format F]
@@ -19,7 +20,9 @@ from pathlib import Path
 
 from ..data.dataset import DatasetError, load, write_atomic
 from ..go.json import dumps
-from . import convert, fetch
+from ..score.predictions import PredictionsError
+from ..score.predictions import read as read_predictions
+from . import convert, fetch, table
 from .formats import FORMATS, PeersError, read
 
 PROG = "python -m locomo_repro.peers"
@@ -50,7 +53,19 @@ def parser() -> argparse.ArgumentParser:
     i.add_argument("--data", metavar="PATH", help="the dataset (default: LOCOMO_DATA, else the cache)")
     f = commands.add_parser("fetch", help="download the peers' published files at pinned commits (sha256-checked)")
     f.add_argument("--dir", metavar="DIR", help=f"where to keep them (default: the cache, {fetch.cache_dir()})")
+    t = commands.add_parser("table", help="arms side by side: official, mem0 and Refined F1/BLEU-1, judge; "
+                                          "paired bootstrap differences")
+    t.add_argument("file", metavar="FILE", help="predictions in the official shape (as import writes them)")
     return p
+
+
+def run_table(args: argparse.Namespace) -> int:
+    """Print the side-by-side table of one predictions file."""
+    try:
+        sys.stdout.write(table.render(read_predictions(args.file)))
+    except PredictionsError as err:
+        raise PeersError(str(err)) from None
+    return 0
 
 
 def run_fetch(args: argparse.Namespace) -> int:
@@ -89,7 +104,7 @@ def run_import(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = parser().parse_args(argv)
-        return run_import(args) if args.command == "import" else run_fetch(args)
+        return {"import": run_import, "fetch": run_fetch, "table": run_table}[args.command](args)
     except (PeersError, DatasetError) as err:
         print(err, file=sys.stderr)
         return 2

@@ -1,0 +1,109 @@
+"""Several systems' answers side by side, like with like: ``python -m locomo_repro.peers table FILE``.
+
+For an official-shape file (``peers import`` writes one), per category -- named by number and official name,
+``1 multi hop`` ... ``5 adversarial``, then ``overall`` -- and per arm:
+
+* ``F1``: the official F1 (``score.metric``, equal to the official ``evaluation.py``, which the kit checks);
+* ``mem0 F1``, ``mem0 BLEU-1``: mem0's harness metrics (``score.mem0``), what Memobase and mem0 publish;
+* ``Refined F1``, ``Refined BLEU-1``: LoCoMo-Refined's lexical metrics (``refined.lexical``) of the cleaned reply;
+* ``judge``: the share of the file's own judge verdicts (``<arm>_judge``) that are true ("-" without verdicts).
+  Each system's judge is its own (model, prompt): two systems' judge columns are not one metric.
+
+Then, for every pair of arms, the paired difference on the questions both answer, of the official F1 and of the
+judge (over the questions both have a verdict for), with the exact 95% percentile bootstrap interval over
+conversations that ``-stats`` computes (``score.stats.interval``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from ..data.dataset import CATEGORIES
+from ..refined.lexical import bleu1 as refined_bleu1
+from ..refined.lexical import token_f1 as refined_f1
+from ..refined.score import clean_prediction
+from ..score import mem0
+from ..score.figures import verdicts
+from ..score.metric import grade
+from ..score.predictions import Predictions, PredictionsError
+from ..score.stats import MAX_DRAWS, draw_count, interval
+
+#: The columns, in print order, with the per-question measure each averages.
+COLUMNS = ("F1", "mem0 F1", "mem0 BLEU-1", "Refined F1", "Refined BLEU-1", "judge")
+
+
+def _gold(q) -> str:
+    return str(q.answer if q.answer is not None else q.adversarial_answer)
+
+
+def marks(predictions: Predictions) -> dict[str, list[dict[str, float | None]]]:
+    """Per arm, per question (file order), every column's value (judge None when the file has no verdict)."""
+    judged = verdicts(predictions)
+    out: dict[str, list[dict[str, float | None]]] = {}
+    for arm in predictions.arms:
+        rows = []
+        for q, j in zip(predictions.questions, judged[arm]):
+            reply, gold = q.predictions[arm].reply, _gold(q)
+            cleaned = clean_prediction(reply)
+            rows.append({
+                "F1": grade(q.category, reply, gold),
+                "mem0 F1": mem0.token_f1(reply, gold), "mem0 BLEU-1": mem0.bleu1(reply, gold),
+                "Refined F1": refined_f1(cleaned, gold), "Refined BLEU-1": refined_bleu1(cleaned, gold),
+                "judge": None if j is None else float(j),
+            })
+        out[arm] = rows
+    return out
+
+
+def _mean(values: Sequence[float | None]) -> str:
+    got = [v for v in values if v is not None]
+    return f"{math.fsum(got) / len(got):.3f}" if got else "-"
+
+
+def _signed(x: float) -> str:
+    return "nan" if math.isnan(x) else f"{x:+.3f}"
+
+
+def render(predictions: Predictions) -> str:
+    """The side-by-side table and the paired differences of a read predictions file."""
+    n = len(predictions.conversations)
+    if draw_count(n) > MAX_DRAWS:
+        raise PredictionsError(f"{predictions.path}: {n} conversations: too many to enumerate every resample")
+    values = marks(predictions)
+    arms = predictions.arms
+    width = max(len(a) for a in arms)
+    lines = [f"{predictions.path}: {len(predictions.questions)} questions, {', '.join(arms)}", "",
+             f"{'category':<16}{'n':>6}  {'arm':<{width}}" + "".join(f"{c:>16}" for c in COLUMNS)]
+    rows = [(f"{k} {CATEGORIES[k]}", (k,)) for k in sorted(CATEGORIES)] + [("overall", tuple(CATEGORIES))]
+    for label, kinds in rows:
+        picked = [i for i, q in enumerate(predictions.questions) if q.category in kinds]
+        if not picked:
+            lines.append(f"{label:<16}{0:>6}  (no question of this category in the file)")
+            continue
+        for at, arm in enumerate(arms):
+            head = f"{label:<16}{len(picked):>6}" if at == 0 else " " * 22
+            cells = "".join(f"{_mean([values[arm][i][c] for i in picked]):>16}" for c in COLUMNS)
+            lines.append(f"{head}  {arm:<{width}}{cells}")
+    lines += ["", f"paired difference on the questions both arms answer, exact 95% percentile bootstrap over "
+                  f"{n} conversations (judge: over the questions both have a verdict for)",
+              f"{'':<{2 * width + 3}}  {'official F1':>26}  {'judge':>26}"]
+    at = {sample: i for i, sample in enumerate(predictions.conversations)}
+    for i, one in enumerate(arms):
+        for two in arms[i + 1:]:
+            cells = []
+            for column in ("F1", "judge"):
+                diff, size = [0.0] * n, [0.0] * n
+                for q, a, b in zip(predictions.questions, values[one], values[two]):
+                    if a[column] is not None and b[column] is not None:
+                        diff[at[q.sample]] += a[column] - b[column]
+                        size[at[q.sample]] += 1
+                if not any(size):
+                    cells.append(f"{'- (no shared verdicts)':>26}")
+                    continue
+                got, lo, hi = interval(diff, size)
+                cells.append(f"{_signed(got):>7} [{_signed(lo):>7}, {_signed(hi):>7}]".rjust(26))
+            lines.append(f"{one:<{width}} - {two:<{width}}  " + "  ".join(cells))
+    if len(arms) == 1:
+        lines.append("(one arm: no pair to compare)")
+    return "\n".join(lines) + "\n"
