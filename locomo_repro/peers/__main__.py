@@ -17,6 +17,7 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NoReturn
 
 from ..data.dataset import DatasetError, load, write_atomic
 from ..go.json import dumps
@@ -29,7 +30,7 @@ PROG = "python -m locomo_repro.peers"
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, no usage dump
+    def error(self, message: str) -> NoReturn:  # one line, no usage dump
         raise PeersError(f"{self.prog}: {message}")
 
 

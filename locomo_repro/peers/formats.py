@@ -221,7 +221,9 @@ def read_backboard(paths: list[Path], loaded: list[object]) -> Source:
         key = str(data.get("conversation_id") or path.stem)
         for i, item in enumerate(_records(data["responses"], f"{path}: responses")):
             where = f"{path}: responses[{i}]"
-            evaluation = item.get("evaluation") if isinstance(item.get("evaluation"), dict) else {}
+            evaluation = item.get("evaluation")
+            if not isinstance(evaluation, dict):
+                evaluation = {}
             name = item.get("question_type")
             replies.append(Reply(
                 conversation=key, question=_text(item.get("question"), where, "question"),
@@ -303,7 +305,7 @@ def read(name: str, spec: str, format: str | None = None) -> Source:
     if kind == "mem0":
         return read_mem0(paths[0], loaded[0])
     if kind == "zep":
-        first = next(iter(loaded[0].values()), [{}]) if isinstance(loaded[0], dict) else [{}]
+        first: list = next(iter(loaded[0].values()), [{}]) if isinstance(loaded[0], dict) else [{}]
         alone = bool(first) and isinstance(first[0], dict) and "grade" in first[0]
         return read_zep(paths[0], loaded[0], None if alone else grades_beside(paths[0]))
     if kind == "official":

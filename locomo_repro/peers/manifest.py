@@ -104,7 +104,7 @@ def printed(cell: Cell, figures_of: dict[str, dict[str, object]], category: str 
     """The system's figure for the cell's metric (under ``category``, default the cell's), printed as the cell is:
     the published value's decimals, times 100 for a percent."""
     value = figures_of[category or cell.category][cell.metric]
-    if value is None:
+    if not isinstance(value, (int, float)):
         return "absent"
     decimals = len(cell.published.partition(".")[2])
     return f"{float(value) * (100 if cell.unit == 'percent' else 1):.{decimals}f}"

@@ -81,22 +81,23 @@ def render(predictions: Predictions) -> str:
         if not picked:
             lines.append(f"{label:<16}{0:>6}  (no question of this category in the file)")
             continue
-        for at, arm in enumerate(arms):
-            head = f"{label:<16}{len(picked):>6}" if at == 0 else " " * 22
-            cells = "".join(f"{_mean([values[arm][i][c] for i in picked]):>16}" for c in COLUMNS)
-            lines.append(f"{head}  {arm:<{width}}{cells}")
+        for order, arm in enumerate(arms):
+            head = f"{label:<16}{len(picked):>6}" if order == 0 else " " * 22
+            means = "".join(f"{_mean([values[arm][i][c] for i in picked]):>16}" for c in COLUMNS)
+            lines.append(f"{head}  {arm:<{width}}{means}")
     lines += ["", f"paired difference on the questions both arms answer, exact 95% percentile bootstrap over "
                   f"{n} conversations (judge: over the questions both have a verdict for)",
               f"{'':<{2 * width + 3}}  {'official F1':>26}  {'judge':>26}"]
     at = {sample: i for i, sample in enumerate(predictions.conversations)}
     for i, one in enumerate(arms):
         for two in arms[i + 1:]:
-            cells = []
+            cells: list[str] = []
             for column in ("F1", "judge"):
                 diff, size = [0.0] * n, [0.0] * n
                 for q, a, b in zip(predictions.questions, values[one], values[two]):
-                    if a[column] is not None and b[column] is not None:
-                        diff[at[q.sample]] += a[column] - b[column]
+                    x, y = a[column], b[column]
+                    if x is not None and y is not None:
+                        diff[at[q.sample]] += x - y
                         size[at[q.sample]] += 1
                 if not any(size):
                     cells.append(f"{'- (no shared verdicts)':>26}")
