@@ -6,5 +6,7 @@ Layer: beside ``refined`` (it may import go, text, data, memory, read, score and
   predictions shape, Refined JSONL), read into one list of replies per system;
 * ``convert``: each reply matched to its locomo10 question, written as one official-shape file;
 * ``fetch``: the pinned public files, downloaded and checked into the cache;
-* ``python -m locomo_repro.peers import|fetch`` (also ``locomo-repro import``).
+* ``table``: several systems side by side under each metric, with paired bootstrap differences;
+* ``manifest``: peers.yaml, the published tables' cells recomputed from each system's file;
+* ``python -m locomo_repro.peers import|fetch|table`` (also ``locomo-repro import``).
 """
