@@ -297,6 +297,28 @@ def bootstrappable(predictions: Predictions) -> None:
         )
 
 
+def notes(predictions: Predictions) -> list[str]:
+    """Why cells of the report are NaN, empty or not what the official scorer would give, one line each (for
+    stderr; the report itself stays the reference's).  None on the reference's own files."""
+    questions, arms = predictions.questions, predictions.arms
+    out = []
+    for name, kinds in (("adversarial (category 5)", (ADVERSARIAL,)), ("answerable (categories 1-4)", ANSWERABLE)):
+        if not any(q.category in kinds for q in questions):
+            out.append(f"no {name} question in the file: the AUCs and the {name.split()[0]} quiet share and paired "
+                       f"column have nothing to compare (NaN)")
+    if len(arms) == 1:
+        out.append(f"one arm ({arms[0]}): the paired table compares pairs of arms, so it is empty")
+    for arm in arms:
+        if len({q.predictions[arm].confidence for q in questions}) == 1:
+            out.append(f"{arm}: one confidence for every question (a missing confidence reads as 0): "
+                       f"its 'sure' AUC cannot separate anything")
+    odd = sum(not isinstance(q.answer, str) for q in questions)
+    if odd:
+        out.append(f"{odd} questions have no string answer (a number, or none): -stats grades them against \"\" "
+                   f"as the reference does; the official scorer reads the number or the adversarial_answer")
+    return out
+
+
 def render(predictions: Predictions) -> str:
     """The whole ``-stats`` report of a read predictions file, as the reference prints it."""
     bootstrappable(predictions)
@@ -326,11 +348,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{parser.prog}: error: {problem}", file=sys.stderr)
         return 2
     try:
-        text = render(read(args.file))
+        predictions = read(args.file)
+        text = render(predictions)
     except PredictionsError as err:
         print(err, file=sys.stderr)
         return 2
     sys.stdout.write(text)
+    for line in notes(predictions):
+        print(f"note: {line}", file=sys.stderr)
     signature.emit(signature.predictions(args.file, signature.KIT))
     return 0
 
