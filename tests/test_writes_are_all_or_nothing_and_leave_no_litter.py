@@ -111,3 +111,12 @@ def test_what_kill_9_leaves_is_removed_by_the_next_write_to_that_path(tmp_path):
     atomic.write_atomic(target, b"done")
     assert target.read_bytes() == b"done"
     assert litter(tmp_path) == sorted([alive.name, other.name])
+
+
+def test_a_folder_is_listed_for_leftovers_once_however_many_files_go_into_it(tmp_path, monkeypatch):
+    listed = []
+    real = os.scandir
+    monkeypatch.setattr(os, "scandir", lambda path: listed.append(path) or real(path))
+    for i in range(50):  # the model's memo folder gets one file per answer
+        atomic.write_atomic(tmp_path / "memo" / f"{i:02d}", b"answer")
+    assert listed == [tmp_path / "memo"]

@@ -91,6 +91,26 @@ def write_files(files: Iterable[tuple[str | os.PathLike[str], bytes]]) -> None:
             raise
 
 
+def unwritable(dest: str | os.PathLike[str]) -> str | None:
+    """Why :func:`write_files` could not write ``dest``, for a check before a long run; None when it could.
+
+    Written in place (a FIFO, a device, a hard-linked file): the file must be
+    writable; replaced or new: the nearest existing folder of the target must be.
+    """
+    try:
+        plan = _plan(Path(dest), b"")
+    except WriteError as err:
+        return err.strerror
+    if plan.in_place:
+        return None if os.access(plan.target, os.W_OK) else "not writable"
+    folder = plan.target.parent
+    while not folder.exists():
+        folder = folder.parent
+    if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
+        return f"{folder} is not a writable folder"
+    return None
+
+
 def _plan(path: Path, data: bytes) -> _Plan:
     target = Path(os.path.realpath(path))
     try:
@@ -162,15 +182,30 @@ def _write_through(plan: _Plan) -> None:
         os.close(fd)
 
 
+#: The kit's temporary file names: ``.<name>.<pid>-<8 hex digits>.tmp``.
+_TEMP = re.compile(r"\.(.+)\.([0-9]+)-[0-9a-f]{8}\.tmp")
+#: Per folder, the other processes' temporary files found in it, by target name and with their pid.
+#: A folder is listed once per process: the model's memo folder holds thousands of files.
+_FOUND: dict[Path, dict[str, list[tuple[str, int]]]] = {}
+_FOUND_LOCK = threading.Lock()
+
+
 def _remove_stale(folder: Path, name: str) -> None:
     """Remove this kit's temporary files for ``name`` left by processes that no longer run."""
-    pattern = re.compile(rf"\.{re.escape(name)}\.([0-9]+)-[0-9a-f]{{8}}\.tmp")
-    with contextlib.suppress(OSError):
-        for entry in os.scandir(folder):
-            m = pattern.fullmatch(entry.name)
-            if m and int(m.group(1)) != os.getpid() and not _running(int(m.group(1))):
-                with contextlib.suppress(OSError):
-                    os.unlink(entry.path)
+    with _FOUND_LOCK:
+        if folder not in _FOUND:
+            found: dict[str, list[tuple[str, int]]] = {}
+            with contextlib.suppress(OSError):
+                for entry in os.scandir(folder):
+                    m = _TEMP.fullmatch(entry.name)
+                    if m and int(m.group(2)) != os.getpid():
+                        found.setdefault(m.group(1), []).append((entry.path, int(m.group(2))))
+            _FOUND[folder] = found
+        left = _FOUND[folder].pop(name, [])
+    for path, pid in left:
+        if not _running(pid):
+            with contextlib.suppress(OSError):
+                os.unlink(path)
 
 
 def _running(pid: int) -> bool:
