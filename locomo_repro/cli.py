@@ -147,14 +147,12 @@ def predictions(samples: Sequence[Sample], records: dict[str, list[bench.Record]
 
 
 def writable(path: Path) -> None:
-    """Refuse, before any work, an output path that cannot be written (the folder may not exist yet)."""
-    if path.is_dir():
-        raise UsageError(f"-out {path}: is a folder")
-    folder = path.parent
-    while not folder.exists():
-        folder = folder.parent
-    if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
-        raise UsageError(f"-out {path}: {folder} is not a writable folder")
+    """Refuse, before any work, an output path the kit's writer could not write (``atomic.unwritable``:
+    the folder may not exist yet; a FIFO or a device is written through)."""
+    from .data.atomic import unwritable
+
+    if problem := unwritable(path):
+        raise UsageError(f"-out {path}: {problem}")
 
 
 def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:

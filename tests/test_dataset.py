@@ -266,10 +266,17 @@ def test_then_locomo_data(nowhere, monkeypatch):
     assert str(nowhere / "gone.json") in str(err.value)
 
 
-def test_then_the_cache(nowhere):
+def pin(monkeypatch, body: bytes) -> None:
+    """Make ``body`` the pinned dataset (the cache is verified each time it is used)."""
+    monkeypatch.setattr(dataset, "SHA256", hashlib.sha256(body).hexdigest())
+    monkeypatch.setattr(dataset, "SIZE", len(body))
+
+
+def test_then_the_cache(nowhere, monkeypatch):
     cached = dataset.cache_path()
     cached.parent.mkdir(parents=True)
     cached.write_text('[{"sample_id": "s", "qa": [], "conversation": {"speaker_a": "A", "speaker_b": "B"}}]')
+    pin(monkeypatch, cached.read_bytes())
     assert dataset.resolve() == cached
     assert [s.id for s in dataset.load()] == ["s"]
 
@@ -282,6 +289,7 @@ def test_then_a_download_into_the_cache(nowhere, monkeypatch):
         dataset.write_atomic(dest, b"[]")
 
     monkeypatch.setattr(dataset, "fetch", fake_fetch)
+    pin(monkeypatch, b"[]")
     assert dataset.resolve() == dataset.cache_path()
     assert dataset.resolve() == dataset.cache_path()
     assert calls == [(dataset.cache_path(), dataset.URL)]  # the second call used the cache

@@ -106,3 +106,17 @@ def test_a_folder_is_an_error_naming_it(tmp_path):
     with pytest.raises(atomic.WriteError) as caught:
         atomic.write_atomic(tmp_path, b"x")
     assert str(caught.value) == f"{tmp_path}: cannot write: is a folder"
+
+
+def test_what_can_be_written_is_known_before_a_run(tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    assert atomic.unwritable(fifo) is None and atomic.unwritable("/dev/null") is None
+    assert atomic.unwritable(tmp_path / "new" / "deeper" / "out.json") is None
+    assert atomic.unwritable(tmp_path) == "is a folder"
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    assert atomic.unwritable(blocker / "out.json") == "Not a directory"
+    if os.geteuid() != 0:  # root may write anything, so only an ordinary user sees these refused
+        fifo.chmod(0o400)
+        assert atomic.unwritable(fifo) == "not writable"

@@ -167,7 +167,28 @@ def resolve(path: str | os.PathLike[str] | None = None) -> Path:
         except DatasetError as err:
             # Say where the file was looked for before the cache and the download.
             raise DatasetError(f"no --data given and LOCOMO_DATA not set; {err}") from None
+    else:
+        _verify_cached(cached)
     return cached
+
+
+def _verify_cached(cached: Path) -> None:
+    """Check the cached copy against the pinned size and sha256 each time it is used: a truncated or
+    changed copy is an error that says to delete it (the next run fetches it afresh)."""
+    try:
+        body = cached.read_bytes()
+    except OSError as err:
+        raise DatasetError(f"{cached}: the cached copy cannot be read ({err.strerror or err})") from None
+    if len(body) < SIZE:
+        raise DatasetError(
+            f"{cached}: the cached copy is truncated ({len(body):,} of {SIZE:,} bytes); delete it to fetch it again"
+        )
+    digest = hashlib.sha256(body).hexdigest()
+    if digest != SHA256 or len(body) != SIZE:
+        raise DatasetError(
+            f"{cached}: the cached copy is not the pinned dataset (sha256 {digest}, {len(body):,} bytes; "
+            f"expected {SHA256}, {SIZE:,} bytes); delete it to fetch it again"
+        )
 
 
 def _existing(path: Path, how: str) -> Path:
