@@ -2,8 +2,8 @@
 
 The Go -stats reads ``answer`` with a string type assertion, so a gold the dataset writes as a JSON number
 (six answers, in the first conversation) grades as "" there and as its digits in the official scorer.  The
-kit keeps that quirk for parity, and the importer writes each answer as text (numbers as written), as the
-reference's own -out files do: on those files the two readings cannot differ."""
+importer writes each answer as text (numbers as written), as the reference's own -out files do, so even the
+Go reading could not differ on its files; the kit's -stats reads a number as its digits anyway."""
 
 from __future__ import annotations
 

@@ -102,14 +102,19 @@ def test_three_conversations_worked_by_hand():
     assert stats.report("three.json", THREE) == THREE_REPORT
 
 
-def test_a_numeric_answer_grades_as_empty_as_in_the_reference():
-    # The reference reads "answer" with a string type assertion: 2022 (a JSON
-    # number, as the dataset writes it) grades as "", so a reply of "2022" gets 0.
+def test_a_numeric_answer_grades_as_its_digits_as_the_official_scorer_reads_it():
+    # The Go reference would grade 2022 (a JSON number, as the dataset writes it) as "": its own files hold
+    # only string answers, where both readings agree; elsewhere -stats gives the official cross-check's F1.
     one = [{"sample_id": "s", "qa": [qa(2, 2022, "2022", "nothing", 1.0), qa(5, "x", DECLINE, DECLINE, 0.0)]}]
-    text = stats.report("n.json", one)
-    assert text.endswith("a          - b            +0.000 [+0.000, +0.000]  +0.000 [+0.000, +0.000]\n")
     as_text = [{"sample_id": "s", "qa": [qa(2, "2022", "2022", "nothing", 1.0), qa(5, "x", DECLINE, DECLINE, 0.0)]}]
-    assert stats.report("n.json", as_text).endswith("+1.000 [+1.000, +1.000]\n")
+    assert stats.report("n.json", one) == stats.report("n.json", as_text)
+    assert stats.report("n.json", one).endswith("+1.000 [+1.000, +1.000]\n")
+
+
+def test_a_question_without_any_answer_is_refused_as_the_official_cross_check_refuses_it():
+    bare = {k: v for k, v in qa(2, "x", "x", "y", 1.0).items() if k != "answer"}
+    with pytest.raises(PredictionsError, match=r"^n\.json: s qa\[0\]: neither answer nor adversarial_answer$"):
+        stats.report("n.json", [{"sample_id": "s", "qa": [bare, qa(5, "x", DECLINE, DECLINE, 0.0)]}])
 
 
 def test_more_conversations_than_the_enumeration_allows_is_an_error():

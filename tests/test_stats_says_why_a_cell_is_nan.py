@@ -28,8 +28,6 @@ def test_a_file_without_adversarial_questions_one_arm_and_no_confidences_is_expl
         "note: one arm (a): the paired table compares pairs of arms, so it is empty",
         "note: a: one confidence for every question (a missing confidence reads as 0): its 'sure' AUC cannot "
         "separate anything",
-        'note: 1 questions have no string answer (a number, or none): -stats grades them against "" as the '
-        "reference does; the official scorer reads the number or the adversarial_answer",
     ]
 
 

@@ -74,14 +74,16 @@ def go_f(value: float, width: int, precision: int, plus: bool = False) -> str:
 
 
 def _answer(question: Answered) -> str:
-    """The answer the reference grades against.
+    """The answer graded against, read as the official scorer reads it: ``answer`` as text (a number as
+    ``str`` writes it), else ``adversarial_answer`` (``render`` refuses a question with neither).
 
-    The reference reads ``answer`` with a string type assertion, so a number
-    (the dataset writes six answers as JSON integers) or a missing answer
-    grades as "" — a quirk reproduced here; the Go ``-out`` always writes
-    strings, so its own files are unaffected.
+    The Go reference reads ``answer`` with a string type assertion, so there a number (the dataset writes six
+    answers as JSON integers) or a missing answer grades as "".  Its own files hold a string answer for every
+    question (the Go ``-out`` writes them so), where both readings are the same and the report is the
+    reference's byte for byte; on any other file this one gives the official cross-check's F1.
     """
-    return question.answer if isinstance(question.answer, str) else ""
+    value = question.answer if question.answer is not None else question.adversarial_answer
+    return value if isinstance(value, str) else str(value)
 
 
 def auc(pos: Sequence[float], neg: Sequence[float]) -> float:
@@ -312,15 +314,14 @@ def notes(predictions: Predictions) -> list[str]:
         if len({q.predictions[arm].confidence for q in questions}) == 1:
             out.append(f"{arm}: one confidence for every question (a missing confidence reads as 0): "
                        f"its 'sure' AUC cannot separate anything")
-    odd = sum(not isinstance(q.answer, str) for q in questions)
-    if odd:
-        out.append(f"{odd} questions have no string answer (a number, or none): -stats grades them against \"\" "
-                   f"as the reference does; the official scorer reads the number or the adversarial_answer")
     return out
 
 
 def render(predictions: Predictions) -> str:
     """The whole ``-stats`` report of a read predictions file, as the reference prints it."""
+    for q in predictions.questions:
+        if q.answer is None and q.adversarial_answer is None:
+            raise PredictionsError(f"{predictions.path}: {q.where}: neither answer nor adversarial_answer")
     bootstrappable(predictions)
     head = f"{predictions.path}: {len(predictions.questions)} questions, {', '.join(predictions.arms)}"
     lines = [head, *_abstention(predictions.questions), *_separation(predictions.questions, predictions.arms)]
