@@ -33,6 +33,7 @@ def test_every_arm_of_every_arm_set_is_registered_with_a_set_that_builds_it(samp
     assert set(predict.arm_names()) == {"abstain", *predict.KIT_ARMS}
 
 
+@pytest.mark.slow  # every arm builds its own two conversations: more work than building all ten once
 def test_each_kit_arm_answers_as_the_bench_does(samples):
     public = export.read_dataset(data_path(), 2)
     # Refined's export strips a question's spaces; conv-30 has one question that ends with a space

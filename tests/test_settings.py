@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 
+from locomo_repro.bench import experiment as bench
 from locomo_repro.score.metric import DECLINE
 from locomo_repro.memory.cite import sure
 from locomo_repro.read.reader import Options, asking, reply
@@ -20,9 +21,10 @@ KS = (1, 2, 5, 10, 20)
 
 
 @pytest.fixture(scope="module")
-def conv26(builds):
-    """The first conversation's memories from the walk and factor arm sets (all six memories)."""
-    walk, factor = builds.cases("walk")[0], builds.cases("factor")[0]
+def conv26(samples):
+    """The first conversation's memories from the walk and factor arm sets (all six memories); built alone, as
+    each conversation is built on its own."""
+    (walk,), (factor,) = bench.build(samples[:1], "walk"), bench.build(samples[:1], "factor")
     memories = {arm.memory.name: arm.memory for case in (walk, factor) for arm in case.arms}
     return walk.sample, walk.vocab, memories
 
