@@ -391,7 +391,7 @@ def _claim(entry: object, what: str, sections: set[str]) -> Claim:
         places = _places(step)
         for token in numbers(published):
             f = figure(token)
-            if f is not None and max(0, -f.as_tuple().exponent) != places:
+            if f is not None and max(0, -int(f.as_tuple().exponent)) != places:
                 raise ManifestError(f"{what}: published {token!r} is not printed at precision {precision}")
     return claim
 
@@ -474,7 +474,7 @@ def _as_value(raw: object, unit: str) -> Any:
         raise ValueError(f"{text!r} is not a figure or a range of figures; give 'value'")
     if len(figures) > 2:
         raise ValueError(f"{text!r} holds more than two figures")
-    values = tuple(Fraction(f) for f in figures)
+    values = tuple(Fraction(f) for f in figures if f is not None)  # none is None (checked above)
     return values[0] if len(values) == 1 else values
 
 
@@ -507,14 +507,18 @@ def agrees(claim: Claim, got: Any, want: Any) -> bool:
             return Fraction(g) <= w
         if claim.compare == "above":
             return Fraction(g) > w
-        return _rounded(g, step) == w
+        return rounded(g) == w
+
+    def rounded(x: float) -> Fraction:
+        assert step is not None  # only precisions 'exact' and 'fraction' have none, and neither rounds
+        return _rounded(x, step)
 
     if claim.compare == "brackets":
-        gs = [_rounded(float(g) * scale, step) for g in _tuple(got)]
+        gs = [rounded(float(g) * scale) for g in _tuple(got)]
         return min(gs) <= want <= max(gs)
     if isinstance(want, tuple):
-        gs = _tuple(got)
-        return len(gs) == len(want) and all(one(g, w) for g, w in zip(gs, want))
+        each = _tuple(got)
+        return len(each) == len(want) and all(one(g, w) for g, w in zip(each, want))
     return all(one(g, want) for g in _tuple(got))
 
 
@@ -854,7 +858,7 @@ def _subjects(m: Mapping, lab: Lab, manifest: Manifest) -> float:
     return got / asked if m.get("share") else got
 
 
-def _table(m: Mapping, lab: Lab, manifest: Manifest) -> float:
+def _table(m: Mapping, lab: Lab, manifest: Manifest) -> Any:  # a figure, or one per arm of a list
     kinds = ROWS[m["row"]]
     metric = m["metric"]
     if metric == "n":
@@ -1216,7 +1220,7 @@ def summary(verdicts: Sequence[Verdict], markdown: bool = False) -> str:
         chosen = [v for v in verdicts if v.claim.status == status]
         if chosen:
             parts.append(title(f"{status} ({len(chosen)})"))
-            table = [[v.claim.id, v.claim.published, v.shown, _one_line(v.claim.reason)] for v in chosen]
+            table: list[list[Any]] = [[v.claim.id, v.claim.published, v.shown, _one_line(v.claim.reason)] for v in chosen]
             parts.append(tabulate(table, headers=["claim", "published", "measured", "why"], tablefmt=fmt))
     unverifiable = [v for v in verdicts if v.claim.status == "unverifiable"]
     if unverifiable:
