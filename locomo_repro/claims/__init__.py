@@ -1257,13 +1257,16 @@ def _one_line(text: str | None) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m locomo_repro.claims``: measure every claim, print the status table; exit 1 if any fails."""
-    from ..data import dataset
+    from ..data import atomic, dataset
 
     p = argparse.ArgumentParser(prog="python -m locomo_repro.claims", description=__doc__.splitlines()[0])
     p.add_argument("--manifest", metavar="PATH", help="claims.yaml (default: $LOCOMO_CLAIMS, ./claims.yaml)")
     p.add_argument("--data", metavar="PATH", help="the dataset (default: LOCOMO_DATA, else the cache)")
     p.add_argument("--markdown", metavar="PATH", help="also write the summary as markdown to PATH")
     args = p.parse_args(argv)
+    if args.markdown and (problem := atomic.unwritable(args.markdown)):  # refused before the long run
+        print(f"locomo-repro: --markdown {args.markdown}: {problem}", file=sys.stderr)
+        return 2
     try:
         manifest = load(args.manifest)
         samples = dataset.load(args.data)
@@ -1281,6 +1284,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{others} further numbers of the README listed as not claims (flag values, labels, figures of speech), "
             "each with its reason.\n\n"
         )
-        Path(args.markdown).write_text(head + summary(verdicts, markdown=True), encoding="utf-8")
+        try:
+            atomic.write_atomic(args.markdown, (head + summary(verdicts, markdown=True)).encode("utf-8"))
+        except OSError as err:
+            print(f"locomo-repro: {err}", file=sys.stderr)
+            return 2
     return 0 if all(v.ok for v in verdicts) else 1
 
