@@ -2,7 +2,8 @@
 
 ``Stub(respond)`` serves every POST from ``respond(body, n) -> (status, payload, delay)``,
 where ``n`` is the request's 0-based number; a ``bytes`` payload is sent as it is,
-anything else as JSON.  A fourth item, a dict, adds response headers (``Retry-After``). It records each request and how many were in flight at once.
+anything else as JSON.  A fourth item, a dict, adds response headers (``Retry-After``). It records each
+request and how many were in flight at once.
 """
 
 from __future__ import annotations

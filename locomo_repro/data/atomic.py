@@ -36,9 +36,10 @@ import secrets
 import signal
 import stat
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType
 
 #: The signals whose arrival removes the temporary files before they end the process.
 SIGNALS = tuple(s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)) if s is not None)
@@ -229,7 +230,7 @@ class _Signals:
 
     def __init__(self, paths: str) -> None:
         self.paths = paths
-        self.saved: dict[int, object] = {}
+        self.saved: dict[int, Callable[[int, FrameType | None], object] | int | None] = {}
         self.pending: list[int] = []
         self.deferred = False
 
@@ -250,11 +251,10 @@ class _Signals:
                     signal.signal(signum, self._handle)
         return self
 
-    def __exit__(self, kind, value, traceback) -> bool:
+    def __exit__(self, kind, value, traceback) -> None:
         for signum, old in self.saved.items():
             signal.signal(signum, old)
         for signum in dict.fromkeys(self.pending):
             os.kill(os.getpid(), signum)
         if isinstance(value, _Stopped):  # the handler before ours let the process live on
             raise WriteError(errno.EINTR, f"stopped by signal {value.args[0]}", self.paths) from None
-        return False
