@@ -54,6 +54,8 @@ TRANSIENT = frozenset({429, 500, 502, 503, 504})
 SHOWN_FAILURES = 5
 #: Statuses whose ``Retry-After`` header says how long to wait before the next attempt.
 ASKS_TO_WAIT = frozenset({429, 503})
+#: The longest ``Retry-After`` honoured (seconds): a longer ask (a 400-digit one cannot even be slept) waits this.
+LONGEST_ASKED = 3600.0
 #: Seconds between progress lines; a run shorter than this shows none.
 PROGRESS_EVERY = 10.0
 
@@ -75,17 +77,18 @@ class _Final(Exception):
 
 
 def retry_after(error: BaseException, now: Callable[[], float] = time.time) -> float | None:
-    """Seconds a 429 or 503 reply asked to wait (``Retry-After``: seconds or an HTTP date), else ``None``."""
+    """Seconds a 429 or 503 reply asked to wait (``Retry-After``: seconds or an HTTP date; at most
+    ``LONGEST_ASKED``), else ``None`` (no such header, or one that is neither)."""
     if not isinstance(error, ChatHTTPError) or error.status not in ASKS_TO_WAIT or not error.retry_after:
         return None
     value = error.retry_after.strip()
-    if value.isdigit():
-        return float(value)
+    if value.isascii() and value.isdigit():  # not "²", which str.isdigit() also calls a digit
+        return min(float(value), LONGEST_ASKED)
     try:
         when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return None
-    return max(0.0, when.timestamp() - now())
+    return min(max(0.0, when.timestamp() - now()), LONGEST_ASKED)
 
 
 def pause(error: BaseException, attempt: int) -> float:
