@@ -17,9 +17,22 @@ Statuses: ``reproduced`` (measured equals published at the printed
 precision), ``refuted`` (it does not; the entry records what the kit
 measures), ``refuted-by-reconstruction`` (as refuted, measured with an
 experiment the publication removed and the kit rebuilt from its description:
-``-arms hops``, ``-coref``, ``timewords``), ``environment`` (machine-dependent:
-measured and reported, never asserted) and ``unverifiable`` (no definition or
-code to measure it with).
+``-arms hops``, ``-coref``, ``timewords``), ``reported`` (a figure of the
+author's machine, such as a timing: the kit measures its own and reports it
+beside the published one; nothing about its size is asserted) and
+``unverifiable`` (no definition or code to measure it with).
+
+Precision is the printed step (``0.001``, ``1``), ``exact`` for text and flags,
+or ``fraction`` for a word naming a fraction (half, quarter, fifth).  A word for
+a fraction agrees with a measurement when that fraction is the simple fraction
+nearest to it — the fractions with denominators 1 to 5 (0, 1/5, 1/4, 1/3, 2/5,
+1/2, ...) — that is, when the measurement lies strictly within half the gap to
+each neighbouring simple fraction: "quarter" takes 0.225 to 0.2917 (exclusive),
+"half" 0.45 to 0.55, "fifth" 0.1 to 0.225.
+
+A claim that needs something not on this machine (the official
+``evaluation.py``) is skipped, naming what is missing; it is never measured
+another way.
 """
 
 from __future__ import annotations
@@ -27,6 +40,7 @@ from __future__ import annotations
 import argparse
 import ast
 import hashlib
+import io
 import math
 import os
 import re
@@ -44,7 +58,7 @@ from typing import Any
 
 import yaml
 
-STATUSES = ("reproduced", "refuted", "refuted-by-reconstruction", "environment", "unverifiable")
+STATUSES = ("reproduced", "refuted", "refuted-by-reconstruction", "reported", "unverifiable")
 #: Statuses whose entry records the value the kit measures instead of the published one.
 REFUTING = ("refuted", "refuted-by-reconstruction")
 UNITS = ("number", "percent", "text", "bool")
@@ -76,6 +90,7 @@ KINDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "delta": (frozenset({"runs", "arm", "row", "metric"}), frozenset()),
     "bound": (frozenset({"run"}), frozenset()),
     "timewords": (frozenset(), frozenset()),
+    "empty-context": (frozenset(), frozenset()),
     "undefined": (frozenset({"what"}), frozenset()),
 }
 #: Kinds that cannot yield a number: the claim's status must be ``unverifiable``.
@@ -111,6 +126,26 @@ NUMBER_WORDS: dict[str, Fraction] = {
     "eight": Fraction(8), "nine": Fraction(9), "ten": Fraction(10), "eleven": Fraction(11),
     "twelve": Fraction(12), "half": Fraction(1, 2), "quarter": Fraction(1, 4), "fifth": Fraction(1, 5),
 }
+
+#: The words for a fraction (precision ``fraction``), with their values.
+FRACTION_WORDS = {word: value for word, value in NUMBER_WORDS.items() if 0 < value < 1}
+
+#: The simple fractions a reader names in words: n/d for every denominator d from 1 to 5, from 0 to 1.
+SIMPLE_FRACTIONS = tuple(sorted({Fraction(n, d) for d in range(1, 6) for n in range(d + 1)}))
+
+
+def names_fraction(value: Fraction, x: float) -> bool:
+    """Whether a word for the fraction ``value`` describes ``x``: ``value`` is the simple fraction nearest ``x``.
+
+    That is, ``x`` lies strictly within half the gap from ``value`` to each
+    neighbouring simple fraction (:data:`SIMPLE_FRACTIONS`); a measurement
+    exactly halfway between two of them is named by neither.
+    """
+    at = SIMPLE_FRACTIONS.index(value)
+    low = (SIMPLE_FRACTIONS[at - 1] + value) / 2 if at else value
+    high = (value + SIMPLE_FRACTIONS[at + 1]) / 2 if at + 1 < len(SIMPLE_FRACTIONS) else value
+    return low < Fraction(x) < high
+
 
 _NUMBERS = re.compile(
     r"""
@@ -279,12 +314,14 @@ def _text(entry: dict, key: str, what: str) -> str:
     return value
 
 
+#: The precision of a word naming a fraction: agreement by :func:`names_fraction`.
+FRACTION = "fraction"
+
+
 def _precision_step(precision: str) -> Fraction | None:
-    """A precision as a step (``0.001`` -> 1/1000, ``1/4`` -> 1/4); None for ``exact``."""
-    if precision == "exact":
+    """A printed precision as a step (``0.001`` -> 1/1000, ``1`` -> 1); None for ``exact`` and ``fraction``."""
+    if precision in ("exact", FRACTION):
         return None
-    if re.fullmatch(r"1/[1-9]\d*", precision):
-        return Fraction(precision)
     if re.fullmatch(r"1|0\.0*1", precision):
         return Fraction(Decimal(precision))
     raise ValueError(precision)
@@ -355,9 +392,13 @@ def _claim(entry: object, what: str, sections: set[str]) -> Claim:
     try:
         step = _precision_step(precision)
     except ValueError:
-        raise ManifestError(f"{what}: precision {precision!r} is not 'exact', a power of ten or 1/n") from None
-    if (step is None) != (unit in ("text", "bool")):
+        raise ManifestError(f"{what}: precision {precision!r} is not 'exact', 'fraction' or a power of ten") from None
+    if (precision == "exact") != (unit in ("text", "bool")):
         raise ManifestError(f"{what}: precision 'exact' goes with units text and bool, and only with them")
+    if precision == FRACTION and (
+        published.strip().lower() not in FRACTION_WORDS or unit != "number" or compare == "brackets"
+    ):
+        raise ManifestError(f"{what}: precision 'fraction' goes with a word for a fraction ({', '.join(FRACTION_WORDS)})")
     measures = e["measures"]
     _measures(measures, what)
     kind = measures["kind"]
@@ -387,7 +428,7 @@ def _claim(entry: object, what: str, sections: set[str]) -> Claim:
     if word in NUMBER_WORDS and unit == "number":
         if claim.value is None or Fraction(Decimal(str(claim.value))) != NUMBER_WORDS[word]:
             raise ManifestError(f"{what}: published {published!r} means {NUMBER_WORDS[word]}, value says {claim.value!r}")
-    if claim.value is None and step is not None and _decimal_step(step):
+    if claim.value is None and step is not None:
         places = _places(step)
         for token in numbers(published):
             f = figure(token)
@@ -488,10 +529,8 @@ def expected(claim: Claim, measured: bool = False) -> Any:
 
 
 def _rounded(x: float, step: Fraction) -> Fraction:
-    """``x`` at the printed precision: as ``%.Nf`` prints it for a power of ten, else the nearest multiple of step."""
-    if _decimal_step(step):
-        return Fraction(Decimal(f"{x:.{_places(step)}f}"))
-    return Fraction(round(Fraction(x) / step)) * step
+    """``x`` at the printed precision, as ``%.Nf`` prints it."""
+    return Fraction(Decimal(f"{x:.{_places(step)}f}"))
 
 
 def agrees(claim: Claim, got: Any, want: Any) -> bool:
@@ -507,6 +546,8 @@ def agrees(claim: Claim, got: Any, want: Any) -> bool:
             return Fraction(g) <= w
         if claim.compare == "above":
             return Fraction(g) > w
+        if claim.precision == FRACTION:
+            return names_fraction(w, g)
         return rounded(g) == w
 
     def rounded(x: float) -> Fraction:
@@ -534,7 +575,7 @@ def show(claim: Claim, got: Any) -> str:
         ranged = claim.compare == "equal" and isinstance(expected(claim), tuple)
         return ("–" if ranged else ", ").join(show(claim, g) for g in got)
     step = _precision_step(claim.precision)
-    places = _places(step) if step is not None and _decimal_step(step) else 3
+    places = _places(step) if step is not None else 3
     sign = "+" if claim.published.lstrip().startswith("+") else ""
     comma = "," if re.search(r"\d,\d{3}", claim.published) else ""
     if claim.unit == "percent":
@@ -542,11 +583,6 @@ def show(claim: Claim, got: Any) -> str:
     if claim.kind == "timing":
         return f"{float(got):.1f}s"
     return f"{float(got):{sign}{comma}.{places}f}"
-
-
-def _decimal_step(step: Fraction) -> bool:
-    """Whether a step is 1, 0.1, 0.01, ... (printed as decimal places)."""
-    return step.numerator == 1 and str(step.denominator).rstrip("0") == "1"
 
 
 # --- runs -------------------------------------------------------------------------------------
@@ -596,6 +632,11 @@ def _cast(setting: str, value: float) -> float | int:
 
 class Unverifiable(Exception):
     """The claim cannot be measured: the kit has no definition or code for it (the message says why)."""
+
+
+class NotAtHand(Exception):
+    """Something the claim needs is not on this machine (the message names it): the claim is skipped, never
+    measured another way."""
 
 
 class Builds:
@@ -720,24 +761,48 @@ class Lab:
             self.seconds[f"reach-{conversations}-wall"] = time.perf_counter() - wall
         return self._reach[conversations]
 
-    def check(self, run: Run | str) -> dict:
-        """The make-check table of a run: per arm and row, (F1, evidence recall) as the official scorer reports them.
+    def default_run(self) -> str:
+        """What the default command (``locomo-repro``, no flags) prints over these samples: the kit's own
+        parser reads the empty command line and its own report prints the run, on the lab's build."""
+        from .. import cli
 
-        Uses the official ``evaluation.py`` when the kit can find it without a
-        download, else the same contract over the kit's metric (identical on
-        every golden row).
+        def printed() -> str:
+            args = cli.parser().parse_args([])
+            out = io.StringIO()
+            cases = self.cases(args.arms, args.blind, not args.no_derived, args.coref)
+            cli.report(self.samples, cases, args, cli.options(args), out)
+            return out.getvalue()
+
+        return self.memo(("default-run",), printed)
+
+    def scorer(self) -> Callable:
+        """The official ``eval_question_answering``, from the evaluation.py ``official.locate`` finds
+        (``$LOCOMO_EVALUATION_PY``, else the cache).
+
+        Raises :class:`NotAtHand` when there is none on this machine: the kit's
+        own metric never stands in for it.  A file that is there but is not the
+        pinned scorer is a ValueError naming it.
         """
         from ..score import official
 
+        where = official.locate()
+        if where is None:
+            raise NotAtHand(
+                f"the official evaluation.py: set {official.ENV} to it, or fetch it into {official.cache_path()} "
+                "(make golden)"
+            )
+        try:
+            return self.memo(("scorer", str(where)), lambda: official.official_scorer(where))
+        except official.OfficialUnavailable as err:
+            raise ValueError(str(err)) from None
+
+    def check(self, run: Run | str) -> dict:
+        """The make-check table of a run: per arm and row, (F1, evidence recall) as the official scorer reports them,
+        scored by the official ``evaluation.py`` itself (:meth:`scorer`)."""
         run = parse_run(run) if isinstance(run, str) else run
         key = (run.build, run.options)
         if key not in self._check:
-            scorer: Callable = official.kit_eval_question_answering
-            if official.locate() is not None:
-                try:
-                    scorer = official.official_scorer(official.locate())
-                except official.OfficialUnavailable:
-                    pass
+            scorer = self.scorer()
             self._check[key] = check_table(self.predictions(run), scorer)
         return self._check[key]
 
@@ -897,8 +962,12 @@ def _column(t: Any, column: str) -> float:
 
 
 def _check(m: Mapping, lab: Lab, manifest: Manifest) -> float:
+    """A cell of the make-check table: F1 and recall from the official scorer (:meth:`Lab.check`), n counted
+    from the predictions file as ``score.py`` counts it."""
+    from ..score import official
+
     if m["metric"] == "n":
-        return lab.tally(m["run"], next(iter(sorted(lab.records(m["run"]))))).count(ROWS[m["row"]])
+        return official.counts(lab.predictions(m["run"]))[m["row"]]
     f1, recall = lab.check(m["run"])[m["arm"]][m["row"]]
     return {"F1": f1, "recall": recall}[m["metric"]]
 
@@ -1009,9 +1078,15 @@ def _golden(m: Mapping, lab: Lab, manifest: Manifest) -> float:
 
 
 def _option(m: Mapping, lab: Lab, manifest: Manifest) -> float:
-    from ..read.reader import Options
-
-    return getattr(Options(), m["name"])
+    """One setting as the default run prints it on its settings line (``k=5 floor=0.30 span=4 band=0.90 parts=2``,
+    ``bench.header``): the line of :meth:`Lab.default_run` made only of ``name=value`` words."""
+    for line in lab.default_run().splitlines():
+        words = [word.partition("=") for word in line.split()]
+        if words and all(name and sep for name, sep, _ in words):
+            settings = {name: value for name, _, value in words}
+            if m["name"] in settings:
+                return float(Decimal(settings[m["name"]]))
+    raise ValueError(f"the default run prints no setting {m['name']!r}")
 
 
 def _arms(m: Mapping, lab: Lab, manifest: Manifest) -> float:
@@ -1115,6 +1190,23 @@ def _timewords(m: Mapping, lab: Lab, manifest: Manifest) -> int:
     return timewords.timed(lab.samples)[0]
 
 
+def _empty_context(m: Mapping, lab: Lab, manifest: Manifest) -> str:
+    """What the official ``eval_question_answering`` makes of an arm that returned nothing, its context an empty
+    list (no ``score.py`` placeholder): the recall it gives, printed to one decimal, or the error it raises.
+
+    The row is answerable (single hop) with one piece of evidence, as every
+    predictions file the reference writes holds the context key.
+    """
+    row = {"question": "q", "answer": "a", "category": 4, "evidence": ["D1:1"],
+           "prediction": "No information available", "prediction_context": []}
+    scorer = lab.scorer()
+    try:
+        _, _, recalls = scorer([row], "prediction")
+    except Exception as err:  # what the official code does here is the measurement
+        return f"{type(err).__name__}: {err}"
+    return f"{recalls[0]:.1f}"
+
+
 def _undefined(m: Mapping, lab: Lab, manifest: Manifest) -> Any:
     raise Unverifiable(m["what"])
 
@@ -1142,6 +1234,7 @@ _MEASURES: dict[str, Callable[[Mapping, Lab, Manifest], Any]] = {
     "delta": _delta,
     "bound": _bound,
     "timewords": _timewords,
+    "empty-context": _empty_context,
     "undefined": _undefined,
 }
 assert set(_MEASURES) == set(KINDS)
@@ -1157,8 +1250,9 @@ class Verdict:
     claim: Claim
     value: Any = None
     shown: str = ""
-    holds: bool | None = None  # None: environment (reported only) or unverifiable
+    holds: bool | None = None  # None: reported (nothing asserted), unverifiable, or skipped
     problem: str = ""
+    missing: str = ""  # skipped: what the claim needs that is not on this machine
 
     @property
     def ok(self) -> bool:
@@ -1170,11 +1264,15 @@ def verdict(claim: Claim, lab: Lab, manifest: Manifest) -> Verdict:
 
     reproduced: the measurement must agree with the published value; refuted
     and refuted-by-reconstruction: with the recorded ``measured`` and not with
-    the published value; environment: a finite positive measurement, reported;
-    unverifiable: no number.
+    the published value; reported: a measurement (a finite, non-negative number
+    of seconds for a timing) shown beside the published one, its size never
+    judged; unverifiable: no number.  A claim needing what is not at hand
+    (:class:`NotAtHand`) is skipped: ``missing`` names it.
     """
     try:
         got = measure(claim, lab, manifest)
+    except NotAtHand as why:
+        return Verdict(claim, shown="—", missing=str(why))
     except Unverifiable as why:
         if claim.status == "unverifiable":
             return Verdict(claim, shown="—", holds=None)
@@ -1184,9 +1282,9 @@ def verdict(claim: Claim, lab: Lab, manifest: Manifest) -> Verdict:
     shown = show(claim, got)
     if claim.status == "unverifiable":
         return Verdict(claim, got, shown, False, "status unverifiable, yet the kit measured it")
-    if claim.status == "environment":
-        fine = isinstance(got, (int, float)) and math.isfinite(got) and got > 0
-        return Verdict(claim, got, shown, None, "" if fine else f"not a positive duration: {got!r}")
+    if claim.status == "reported":
+        fine = isinstance(got, (int, float)) and not isinstance(got, bool) and math.isfinite(got) and got >= 0
+        return Verdict(claim, got, shown, None, "" if fine else f"not a duration in seconds: {got!r}")
     if claim.status in REFUTING:
         if agrees(claim, got, expected(claim)):
             return Verdict(claim, got, shown, False, "recorded as refuted, yet the measurement agrees with the publication")
@@ -1216,7 +1314,7 @@ def summary(verdicts: Sequence[Verdict], markdown: bool = False) -> str:
     counts = Counter(v.claim.status for v in verdicts)
     rows = [[s, counts.get(s, 0)] for s in STATUSES] + [["total", len(verdicts)]]
     parts = [tabulate(rows, headers=["status", "claims"], tablefmt=fmt)]
-    for status in ("refuted", "refuted-by-reconstruction", "environment"):
+    for status in ("refuted", "refuted-by-reconstruction", "reported"):
         chosen = [v for v in verdicts if v.claim.status == status]
         if chosen:
             parts.append(title(f"{status} ({len(chosen)})"))
@@ -1238,6 +1336,14 @@ def summary(verdicts: Sequence[Verdict], markdown: bool = False) -> str:
         parts.append(title(f"reproduced, with a note ({len(noted)})"))
         table = [[v.claim.id, v.claim.published, v.shown, _one_line(v.claim.note)] for v in noted]
         parts.append(tabulate(table, headers=["claim", "published", "measured", "note"], tablefmt=fmt))
+    skipped = [v for v in verdicts if v.missing]
+    if skipped:
+        parts.append(title(f"not measured here ({len(skipped)})"))
+        needs: dict[str, list[Verdict]] = {}
+        for v in skipped:
+            needs.setdefault(v.missing, []).append(v)
+        table = [[len(vs), _ids(vs), need] for need, vs in needs.items()]
+        parts.append(tabulate(table, headers=["claims", "ids", "needs"], tablefmt=fmt))
     failing = [v for v in verdicts if not v.ok]
     if failing:
         parts.append(title(f"FAILING ({len(failing)})"))
