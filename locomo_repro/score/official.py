@@ -379,11 +379,17 @@ def main(argv: Sequence[str] | None = None) -> int:
                 signature.emit(signature.predictions(path, name))
             return 0
         for path in args.files:
-            text = report(read(path), scorer)
+            predictions = read(path)
+            text = report(predictions, scorer)
             if len(args.files) > 1:
                 text = f"{path}:{text}"
             sys.stdout.write(text)
             signature.emit(signature.predictions(path, name))
+            blind = [a for a in predictions.arms if all(q.predictions[a].context is None for q in predictions.questions)]
+            if blind:  # the table keeps the official convention; say what its recall column then is
+                print(f"note: {path}: no _prediction_context for {', '.join(blind)}: the official scorer counts "
+                      f"recall 1 for every such question, so that recall column measures nothing "
+                      f"(--json gives null)", file=sys.stderr)
     except (PredictionsError, OfficialUnavailable) as err:
         print(err, file=sys.stderr)
         return 2
