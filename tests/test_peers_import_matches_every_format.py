@@ -197,3 +197,13 @@ def test_the_kit_command_line_dispatches_import(tmp_path, asked, capsys):
     out = tmp_path / "via-cli.json"
     assert cli.main(["import", "--arm", f"m={path}", "-out", str(out)]) == 0
     assert out.is_file() and str(out) in capsys.readouterr().out
+
+
+def test_a_null_reply_is_empty_and_a_conversation_without_questions_is_no_obstacle(tmp_path, asked):
+    data = mem0_file([x for x in asked if x[0] == 0])
+    data["0"][0]["response"] = None
+    data["1"] = []
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(data))
+    code, out = run(tmp_path, f"m={path}")
+    assert code == 0 and out[0]["qa"][0]["m_prediction"] == ""

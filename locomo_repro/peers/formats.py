@@ -117,11 +117,12 @@ def detect(path: Path, data: object) -> str:
     if isinstance(data, dict):
         if "conversation_id" in data and "responses" in data:
             return "backboard"
-        lists = [v for v in data.values() if isinstance(v, list) and v and isinstance(v[0], dict)]
-        if lists and len(lists) == len(data):
-            if "response" in lists[0][0]:
+        lists = [v for v in data.values() if isinstance(v, list)]
+        first = next((v[0] for v in lists if v and isinstance(v[0], dict)), None)
+        if first is not None and len(lists) == len(data):  # a conversation may hold no question
+            if "response" in first:
                 return "mem0"
-            if "golden_answer" in lists[0][0]:
+            if "golden_answer" in first:
                 return "zep"
     raise PeersError(f"{path}: unknown shape (not mem0, zep, backboard, official or refined); --format to force one")
 
@@ -130,6 +131,11 @@ def _text(value: object, where: str, key: str) -> str:
     if not isinstance(value, str):
         raise PeersError(f"{where}: {key} is {type(value).__name__}, not a string")
     return value
+
+
+def _reply(value: object) -> str:
+    """A system's reply as text: null (no reply) is empty, a number as written."""
+    return "" if value is None else str(value)
 
 
 def _label(value: object, where: str) -> int | None:
@@ -176,7 +182,7 @@ def read_mem0(path: Path, data: object) -> Source:
             metrics = {k: float(item[k]) for k in ("f1_score", "bleu_score") if isinstance(item.get(k), (int, float))}
             replies.append(Reply(
                 conversation=key, question=_text(item.get("question"), where, "question"),
-                reply=str(item.get("response", "")), label=_label(item.get("category"), where),
+                reply=_reply(item.get("response")), label=_label(item.get("category"), where),
                 judge=_verdict(item.get("llm_score"), where), metrics=metrics,
             ))
     return Source("mem0", str(path), tuple(replies))
@@ -205,7 +211,7 @@ def read_zep(path: Path, data: object, grades_path: Path | None) -> Source:
             if grades_path and mark.get("question") != question:
                 raise PeersError(f"{grades_path}: {key}[{i}]: question differs from the responses file's")
             replies.append(Reply(
-                conversation=key, question=question, reply=str(item.get("answer", "")),
+                conversation=key, question=question, reply=_reply(item.get("answer")),
                 label=_label(mark.get("category"), where), judge=_verdict(mark.get("grade"), where),
             ))
     shown = f"{path}+{grades_path.name}" if grades_path else str(path)
@@ -227,7 +233,7 @@ def read_backboard(paths: list[Path], loaded: list[object]) -> Source:
             name = item.get("question_type")
             replies.append(Reply(
                 conversation=key, question=_text(item.get("question"), where, "question"),
-                reply=str(item.get("ai_response") or ""), label=_label(item.get("category"), where),
+                reply=_reply(item.get("ai_response")), label=_label(item.get("category"), where),
                 label_name=name if isinstance(name, str) else None,
                 judge=_verdict(evaluation.get("is_correct"), where),
             ))
@@ -280,7 +286,7 @@ def read_refined(path: Path, records: list[dict]) -> Source:
             raise PeersError(f"{path}: record {number}: qa_id {record.get('qa_id')!r} is not <sample_id>#q<index>")
         replies.append(Reply(
             conversation=found.group(1), question=None, index=int(found.group(2)),
-            reply=str(record.get("predicted_answer") or ""),
+            reply=_reply(record.get("predicted_answer")),
         ))
     return Source("refined", str(path), tuple(replies))
 
