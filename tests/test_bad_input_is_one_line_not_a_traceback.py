@@ -3,7 +3,8 @@
 Samples holding no questions print NaN% as the reference does; JSON nested
 100,000 deep is refused by every reader (dataset, predictions, refined files,
 a model's or judge's reply); refined export refuses a turn id whose number is
-no decimal ("D1:²"), a session that is a number, and an array with no sample;
+no decimal ("D1:²"), a session that is a number, and an array with no sample; an
+integer of 5000 digits (past Python's conversion limit) is one line too;
 ``-stats`` refuses a confidence beyond a float64 (``1e999``) and names a huge
 resample count without printing its hundreds of digits; the dataset refuses
 ``"category": true`` (Go's decoder does).
@@ -70,6 +71,19 @@ def test_json_nested_100000_deep_is_one_line_in_every_reader(tmp_path, capsys):
     with pytest.raises(ValueError, match="nests too deeply"):
         judge.parse_label('{"a":' * 100_000 + "1" + "}" * 100_000)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["deep.json", "deep.jsonl"]
+
+
+def test_an_integer_of_5000_digits_is_one_line_in_every_reader(tmp_path, capsys):
+    big = tmp_path / "big.json"
+    big.write_text("[" + "9" * 5000 + "]")
+    big_lines = tmp_path / "big.jsonl"
+    big_lines.write_text("9" * 5000 + "\n")
+    one_line(capsys, cli.main(["-data", str(big)]), str(big), "4300 digits")
+    one_line(capsys, cli.main(["-stats", str(big)]), str(big), "4300 digits")
+    one_line(capsys, refined_main(["export", "--data", str(big), "--out", str(tmp_path / "o")]), str(big), "4300 digits")
+    one_line(capsys, refined_main(["score", "--questions", str(big_lines), "--predictions", str(big_lines)]),
+             str(big_lines), "line 1", "4300 digits")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["big.json", "big.jsonl"]
 
 
 @pytest.mark.parametrize(("raw", "problem"), [

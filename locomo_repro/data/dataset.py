@@ -236,7 +236,7 @@ def load(path: str | os.PathLike[str] | None = None) -> list[Sample]:
         raw = json.loads(file.read_bytes())
     except (OSError, UnicodeDecodeError) as err:
         raise DatasetError(f"{file}: cannot be read ({err})") from None
-    except json.JSONDecodeError as err:
+    except ValueError as err:  # a JSONDecodeError, or an integer of more than 4300 digits
         raise DatasetError(f"{file}: not valid JSON ({err})") from None
     except RecursionError:
         raise DatasetError(f"{file}: not valid JSON (nested too deeply)") from None

@@ -42,6 +42,8 @@ def read_json(path: Path) -> Any:
         raise InputError(f"{path}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
     except RecursionError:
         raise InputError(f"{path}: invalid JSON: nested too deeply") from None
+    except ValueError as exc:  # an integer of more than 4300 digits
+        raise InputError(f"{path}: invalid JSON: {exc}") from None
 
 
 def load_records(path: Path) -> list[dict[str, Any]]:
@@ -63,6 +65,8 @@ def load_records(path: Path) -> list[dict[str, Any]]:
             raise InputError(f"{path}: line {number}: invalid JSON: {exc.msg}") from None
         except RecursionError:
             raise InputError(f"{path}: line {number}: invalid JSON: nested too deeply") from None
+        except ValueError as exc:  # an integer of more than 4300 digits
+            raise InputError(f"{path}: line {number}: invalid JSON: {exc}") from None
         if isinstance(value, dict):
             records.append(value)
     return records
