@@ -11,7 +11,6 @@ import argparse
 import gc
 import os
 import sys
-import urllib.parse
 from collections.abc import Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import TYPE_CHECKING, NoReturn, TextIO
@@ -44,7 +43,20 @@ class _Parser(argparse.ArgumentParser):
         return []
 
 
+def _go_int(text: str) -> int:
+    """An int flag's value as Go's flag package takes it: a number that fits an int64 (else "value out of range")."""
+    value = int(text)
+    if not -(2**63) <= value < 2**63:
+        raise argparse.ArgumentTypeError(f"invalid value {text!r}: value out of range")
+    return value
+
+
+_go_int.__name__ = "int"  # argparse's message for "five" stays "invalid int value: 'five'"
+
+
 def _flag(parser: argparse.ArgumentParser, name: str, **kw) -> None:
+    if kw.get("type") is int:
+        kw["type"] = _go_int
     parser.add_argument(f"-{name}", f"--{name}", dest=name.replace("-", "_"), **kw)
 
 
@@ -112,14 +124,13 @@ def model(args: argparse.Namespace) -> Model | None:
         return None
     if not args.model.strip():
         raise UsageError("-model takes a model name, got an empty one")
-    split = urllib.parse.urlsplit(args.base)
-    if split.scheme not in ("http", "https") or not split.netloc:
+    from .read.chat import is_http_url, key_problem
+
+    if not is_http_url(args.base):
         raise UsageError(f"-base must be an http(s) URL, got {args.base!r}")
     key = api_key()
     if key is None:
         raise UsageError(f"-model {args.model} needs an API key in {' or '.join(KEY_VARIABLES)}")
-    from .read.chat import key_problem
-
     if problem := key_problem(key):  # refused before any work, and never quoted
         raise UsageError(f"the API key in {next(v for v in KEY_VARIABLES if os.environ.get(v))} {problem}")
     return open_model(args.model, args.base, key, args.memo or None)

@@ -47,3 +47,18 @@ def test_out_with_sweep_is_not_written_and_the_run_says_so(tmp_path, capsys):
     assert with_out.getvalue() == plain.getvalue()  # parity: the same stdout
     assert not target.exists()
     assert f"locomo-repro: note: -out {target} is not written with -sweep (as in the reference)\n" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv", [["-k", str(2**63)], ["-only", "9" * 30], ["-show", str(-(2**63) - 1)]])
+def test_an_int_beyond_int64_is_out_of_range_as_in_go(argv, capsys):
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "value out of range" in err
+    assert cli.parser().parse_args(["-only", str(2**63 - 1)]).only == 2**63 - 1
+
+
+@pytest.mark.parametrize("base", ["http://[::1", "http://127.0.0.1:port/v1", "ftp://x/v1", "http:///v1"])
+def test_a_malformed_base_url_is_a_usage_error(base, capsys, monkeypatch):
+    monkeypatch.setenv("HANZO_API_KEY", "k")
+    assert cli.main(["-model", "m", "-base", base, "-data", "/nonexistent"]) == 2
+    assert capsys.readouterr().err == f"locomo-repro: -base must be an http(s) URL, got {base!r} (see locomo-repro --help)\n"

@@ -1,4 +1,4 @@
-"""refined judge refuses a timeout or a pause that is not a finite number of seconds (nan, inf), in one line, exit 2."""
+"""refined judge refuses a timeout or a pause that is not a finite number of seconds (nan, inf) and a base URL the HTTP library cannot use, in one line, exit 2."""
 
 from __future__ import annotations
 
@@ -33,3 +33,9 @@ def test_a_wait_that_is_not_finite_is_refused(argv, extra, capsys, tmp_path):
     (line,) = capsys.readouterr().err.splitlines()
     assert line.startswith("error: --") and "finite" in line
     assert sorted(p.name for p in tmp_path.iterdir()) == ["p.jsonl", "prompt.txt", "q.jsonl"]
+
+
+@pytest.mark.parametrize("base", ["http://[::1", "http://127.0.0.1:port/v1"])
+def test_a_malformed_base_url_is_refused(argv, base, capsys):
+    assert main(argv + ["--base-url", base]) == 2
+    assert capsys.readouterr().err == f"error: --base-url must be an http(s) URL, got {base!r}\n"

@@ -69,6 +69,17 @@ class ChatReply:
     raw: Mapping[str, Any] = field(repr=False)
 
 
+def is_http_url(url: str) -> bool:
+    """Whether ``url`` is an http(s) URL with a host and, if any, a numeric port (``http://[::1`` and
+    ``http://host:port`` are not: the HTTP library would fail on them with an exception of its own)."""
+    try:
+        split = urllib.parse.urlsplit(url)
+        split.port  # noqa: B018 - raises ValueError for a port that is no number
+    except ValueError:
+        return False
+    return split.scheme in ("http", "https") and bool(split.hostname)
+
+
 def key_problem(key: str) -> str | None:
     """What makes ``key`` unusable as a bearer token, in words that never quote it; None when it is fine.
 

@@ -11,12 +11,11 @@ import argparse
 import json
 import math
 import sys
-import urllib.parse
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..read.chat import ChatClient, key_problem
+from ..read.chat import ChatClient, is_http_url, key_problem
 from ..score import signature
 from . import export, judge, predict, score, summary
 from .files import InputError, json_text, load_records, records_text, write_atomic
@@ -208,8 +207,7 @@ def cmd_judge(args: argparse.Namespace) -> int:
         endpoint = judge.resolve_endpoint(args.model, args.base_url, args.api_key)
         if endpoint.api_key and (problem := key_problem(endpoint.api_key)):  # before any work, never quoted
             raise Usage(f"the API key {problem}")
-        split = urllib.parse.urlsplit(endpoint.base_url)
-        if split.scheme not in ("http", "https") or not split.netloc:
+        if not is_http_url(endpoint.base_url):
             raise Usage(f"--base-url must be an http(s) URL, got {endpoint.base_url!r}")
         warning = judge.model_warning(endpoint.model)
         if warning:
