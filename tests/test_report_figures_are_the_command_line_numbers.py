@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 
@@ -115,3 +116,16 @@ def test_recorded_claims_count_every_claim_and_list_every_refuted_one():
     for row, claim in zip(view.refuted, refuted):
         assert row.published == claim.published and row.measured and row.why
         assert re.fullmatch(r"\S.*", row.measured) and "\n" not in row.why
+
+
+def test_measured_claims_are_the_verdicts_of_the_claims_command(samples):
+    manifest = claims.load()
+    chosen = [c for c in manifest.claims if c.kind in ("dataset", "timewords")]
+    small = replace(manifest, claims=tuple(chosen))
+    view = figures.measured_claims(small, samples, None, None)
+    assert view.measured and view.failing == ()
+    lab = claims.Lab(samples)
+    want = [claims.verdict(c, lab, small) for c in chosen if c.status in claims.REFUTING]
+    assert [(r.id, r.measured) for r in view.refuted] == [(v.claim.id, v.shown) for v in want]
+    assert ("limits.time-words", "42") in [(r.id, r.measured) for r in view.refuted]
+    assert sum(n for _, n in view.counts) == len(chosen)

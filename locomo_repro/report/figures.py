@@ -26,6 +26,7 @@ from ..bench import experiment as bench
 from ..data.dataset import ANSWERABLE, CATEGORIES, Sample
 from ..read.reader import Options
 from ..score import stats
+from ..score.metric import DECLINE, grade
 from ..score.predictions import Predictions
 
 #: The floors of the trade-off: 0 to 1 in steps of 0.05 (the published sweep's values among them).
@@ -106,12 +107,23 @@ class Claims:
 def tradeoff(
     cases: Sequence[bench.Case], options: Options, floors: Sequence[float] = FLOORS, progress: TextIO | None = None
 ) -> list[Point]:
-    """Every arm at every floor (other settings as ``options``): what ``-sweep floor`` prints, on a finer grid."""
+    """Every arm at every floor (other settings as ``options``): what ``-sweep floor`` prints, on a finer grid.
+
+    The floor is the readers' gate on confidence: a reply whose confidence is
+    under it is declined, and nothing else in a reply depends on it
+    (``read.reader``).  So one run at floor 0 gives every floor: a record under
+    the floor is declined and graded as declined.  The rows at the published
+    floors equal ``-sweep floor``'s (tested).
+    """
+    base = bench.run(cases, replace(options, floor=0.0))
+    first = base[min(base)]
+    quiet = [grade(r.category, DECLINE, r.answer) for r in first]  # a declined reply's grade, per question
     out: list[Point] = []
     for floor in floors:
-        records = bench.run(cases, replace(options, floor=float(floor)))
-        for arm in sorted(records):
-            t = bench.Tally(records[arm])
+        for arm in sorted(base):
+            t = bench.Tally(
+                r if r.sure >= floor else replace(r, reply=DECLINE, score=quiet[i]) for i, r in enumerate(base[arm])
+            )
             out.append(Point(arm, float(floor), t.quiet_share(), t.mean(ANSWERABLE), t.mean((stats.ADVERSARIAL,))))
         if progress is not None:
             print(f"locomo-repro report: floor={floor:g} done", file=progress, flush=True)
