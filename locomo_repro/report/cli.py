@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -56,17 +55,6 @@ def parser() -> argparse.ArgumentParser:
 
 def _progress(text: str) -> None:
     print(f"{PROG}: {text}", file=sys.stderr, flush=True)
-
-
-def _writable(path: Path) -> None:
-    """Refuse, before any work, an output path that cannot be written."""
-    if path.is_dir():
-        raise ReportError(f"{path}: is a folder")
-    folder = path.parent
-    while not folder.exists():
-        folder = folder.parent
-    if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
-        raise ReportError(f"{path}: {folder} is not a writable folder")
 
 
 def build(args: argparse.Namespace) -> str:
@@ -139,7 +127,8 @@ def _source(name: str, title: str, sig: str, predictions: Predictions) -> page.S
 def main(argv: Sequence[str] | None = None) -> int:
     """Write the report; bad input is one line on stderr and exit 2, with nothing written."""
     from .. import claims
-    from ..data.dataset import DatasetError, write_atomic
+    from ..data.atomic import unwritable, write_atomic
+    from ..data.dataset import DatasetError
     from ..score.predictions import PredictionsError
 
     try:
@@ -149,7 +138,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if importlib.util.find_spec("matplotlib") is None:
             raise ReportError("matplotlib is not installed: pip install 'locomo-repro[report]'")
         out = Path(args.out)
-        _writable(out)
+        if problem := unwritable(out):  # before any work
+            raise ReportError(f"{out}: {problem}")
         text = build(args)
         write_atomic(out, text.encode("utf-8"))
     except (ReportError, DatasetError, PredictionsError, claims.ManifestError) as err:
