@@ -311,6 +311,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         _err("interrupted")
         return 130
+    except OSError as exc:  # the results could not be printed (stdout on a full disk, a closed pipe)
+        _err(f"error: standard output: {exc.strerror or exc}")
+        return 2
 
 
 if __name__ == "__main__":
