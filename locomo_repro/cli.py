@@ -18,13 +18,12 @@ from pathlib import Path
 
 from .bench.names import ARM_SETS, STEPS
 from .data.dataset import DatasetError, Sample, load, resolve, write_atomic
-from .go.json import dumps
 from .read.model import DEFAULT_BASE_URL, DEFAULT_MEMO, KEY_VARIABLES, Model, api_key, open_model
 from .read.reader import Options
 from .score import signature
 
 if TYPE_CHECKING:
-    from .bench import experiment as bench
+    from .bench import experiment as bench, stream
 
 PROG = "locomo-repro"
 
@@ -94,6 +93,9 @@ def parser() -> argparse.ArgumentParser:
           help="with -model, add the contamination control: the model asked every question with no evidence")
     _flag(p, "concurrency", type=int, default=8, metavar="N",
           help="with -model, how many requests may wait on the endpoint at once (default 8)")
+    _flag(p, "jobs", type=int, default=os.cpu_count() or 1, metavar="N",
+          help="worker processes building and asking conversations (default: the machine's cores; "
+               "1: all in this process; a -model run asks from this process, with -concurrency threads)")
     return p
 
 
@@ -113,6 +115,8 @@ def options(args: argparse.Namespace) -> Options:
         raise UsageError("-show and -only take a count of 0 or more")
     if args.concurrency < 1:
         raise UsageError(f"-concurrency must be at least 1, got {args.concurrency}")
+    if args.jobs < 1:
+        raise UsageError(f"-jobs must be at least 1, got {args.jobs}")
     return Options(k=args.k, floor=args.floor, span=args.span, band=args.band, parts=args.parts)
 
 
@@ -138,22 +142,14 @@ def model(args: argparse.Namespace) -> Model | None:
 
 def predictions(samples: Sequence[Sample], records: dict[str, list[bench.Record]]) -> list[dict]:
     """The official scorer's predictions shape, every arm's reply, context and confidence per question."""
+    from .bench.stream import prediction
+
     out = []
     at = 0
     for s in samples:
-        qa = []
-        for i, q in enumerate(s.questions):
-            item: dict[str, object] = {
-                "question": q.text, "answer": q.answer, "category": q.category, "evidence": list(q.evidence),
-            }
-            for arm, rs in records.items():
-                r = rs[at + i]
-                item[f"{arm}_prediction"] = r.reply
-                item[f"{arm}_prediction_context"] = list(r.context)
-                item[f"{arm}_prediction_confidence"] = r.sure
-            qa.append(dict(sorted(item.items())))
-        at += len(s.questions)
-        out.append({"sample_id": s.id, "qa": qa})
+        n = len(s.questions)
+        out.append(prediction(s.id, {arm: rs[at: at + n] for arm, rs in records.items()}))
+        at += n
     return out
 
 
@@ -184,17 +180,50 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     if args.only > 0:
         samples = samples[: args.only]
     signature.emit(run_signature(args, opts))
-    cases = bench.build(samples, args.arms, args.blind, derive=not args.no_derived, coref=args.coref)
+    from .bench import stream
+
+    settings = run_settings(args, opts)
+    summary = gathered(args, settings)
     if reader is None:
-        report(samples, cases, args, opts, out)
+        for got in stream.outcomes(samples, settings, args.jobs):
+            summary.add(got)
+        finish(summary, args, out)
         return 0
-    bench.add_model_arms(cases, reader, args.closed)
-    passes = len(bench.STEPS[args.sweep]) if args.sweep else 1
-    reader.expect(passes * sum(len(c.sample.questions) * sum(a.remote for a in c.arms) for c in cases))
+    # The model waits on the endpoint, not on a core: its run is asked from here, with threads.
     with ThreadPoolExecutor(args.concurrency, thread_name_prefix="model") as pool:
-        report(samples, cases, args, opts, out, pool)
+        for i, sample in enumerate(samples):
+            (case,) = bench.build([sample], args.arms, args.blind, derive=not args.no_derived, coref=args.coref)
+            bench.add_model_arms([case], reader, args.closed)
+            if i == 0:
+                reads = sum(len(s.questions) for s in samples) * sum(a.remote for a in case.arms)
+                reader.expect(reads * len(settings.passes()))
+            summary.add(stream.outcome(case, settings, pool))
+    finish(summary, args, out)
     out.write(reader.cost() + "\n")
     return 0
+
+
+def run_settings(args: argparse.Namespace, opts: Options) -> stream.Settings:
+    """What the parsed flags ask each conversation to build and answer."""
+    from .bench import stream
+
+    return stream.Settings(options=opts, arm_set=args.arms, blind=args.blind, derive=not args.no_derived,
+                           coref=args.coref, sweep=args.sweep)
+
+
+def gathered(args: argparse.Namespace, settings: stream.Settings) -> stream.Report:
+    """An empty report of a run with these flags: what it keeps for -show and -out."""
+    from .bench import stream
+
+    return stream.Report(settings, show=args.show, quiet=args.quiet, predictions=bool(args.out) and not args.sweep)
+
+
+def finish(summary: stream.Report, args: argparse.Namespace, out: TextIO) -> None:
+    """Print the gathered run and write ``-out`` (not with -sweep, as in the reference)."""
+    out.write(summary.text(progress=sys.stderr))
+    if args.out and not args.sweep:
+        write_atomic(Path(args.out), summary.predictions())
+        out.write(f"\npredictions: {args.out} ({', '.join(summary.arms)})\n")
 
 
 def run_signature(args: argparse.Namespace, opts: Options) -> signature.Signature:
@@ -207,48 +236,20 @@ def run_signature(args: argparse.Namespace, opts: Options) -> signature.Signatur
     )
 
 
-def _percent(part: int, whole: int, places: int) -> str:
-    """``100 * part / whole`` as the reference's ``%.Nf`` prints it: "NaN" for no questions at all (Go's 0/0)."""
-    return f"{100 * part / whole:.{places}f}" if whole else "NaN"
-
-
 def report(
     samples: Sequence[Sample], cases: Sequence[bench.Case], args: argparse.Namespace, opts: Options, out: TextIO,
     pool: Executor | None = None,
 ) -> None:
     """Print what the reference prints for these flags over built cases, and write ``-out``
-    (``pool`` asks the remote arms: see ``bench.Case.ask``)."""
-    from .bench import experiment as bench
+    (``pool`` asks the remote arms: see ``bench.Case.ask``).  ``samples`` are the cases' own;
+    the cases are asked and gathered one by one, as a run does (``bench.stream``)."""
+    from .bench import stream
 
-    sessions = sum(s.sessions for s in samples)
-    turns = sum(len(s.turns) for s in samples)
-    asked = sum(len(s.questions) for s in samples)
-    out.write(f"{len(samples)} conversations, {sessions} sessions, {turns} turns, {asked} questions\n\n")
-    if not (args.quiet or args.sweep):
-        out.write(bench.build_lines(cases))
-    if getattr(args, "coref", False):
-        hit = said = 0
-        for c in cases:
-            assert c.knowledge.bound is not None  # every graph is built with coreference
-            hit, said = hit + c.knowledge.bound[0], said + c.knowledge.bound[1]
-        share = 100 * hit / said if said else 0.0
-        out.write(f"coreference decides the subject of {hit}/{said} statement sentences ({share:.1f}%)\n")
-    speaker, known, total = bench.subjects(cases)
-    out.write(
-        f"questions naming a speaker {speaker}/{total} ({_percent(speaker, total, 1)}%), "
-        f"resolving to any known name {known}/{total} ({_percent(known, total, 2)}%)\n"
-    )
-    if args.sweep:
-        out.write(bench.sweep(cases, opts, args.sweep, progress=sys.stderr, pool=pool))
-        return
-    records = bench.run(cases, opts, pool)
-    out.write(f"\n{bench.header(opts)}\n\n")
-    out.write(bench.table(records))
-    if args.show > 0:
-        out.write(bench.show(records, args.show))
-    if args.out:
-        write_atomic(Path(args.out), dumps(predictions(samples, records)).encode())
-        out.write(f"\npredictions: {args.out} ({', '.join(sorted(records))})\n")
+    settings = run_settings(args, opts)
+    summary = gathered(args, settings)
+    for case in cases:
+        summary.add(stream.outcome(case, settings, pool))
+    finish(summary, args, out)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

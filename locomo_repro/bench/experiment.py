@@ -25,7 +25,7 @@ from ..read.reader import Options, Reader, gather, recite, reply
 from ..memory.talk import mentions
 from ..memory.terms import Vocabulary
 from ..arms.vector import VectorMemory
-from .names import ARM_SETS, STEPS  # re-exported: bench.ARM_SETS, bench.STEPS
+from .names import ARM_SETS as ARM_SETS, STEPS  # ARM_SETS re-exported: bench.ARM_SETS
 
 
 @dataclass(frozen=True, slots=True)
@@ -324,8 +324,12 @@ def header(options: Options) -> str:
 
 def table(records: dict[str, list[Record]]) -> str:
     """The results table: a row per category, answerable and overall; arms in name order."""
-    arms = sorted(records)
-    tallies = {a: Tally(records[a]) for a in arms}
+    return tally_table({a: Tally(rs) for a, rs in records.items()})
+
+
+def tally_table(tallies: dict[str, Tally]) -> str:
+    """``table`` over each arm's tally."""
+    arms = sorted(tallies)
     lines = [f"{'':<14}" + "".join(f"  {a:>20}" for a in arms)]
     lines.append(f"{'category':<14}{'n':>6}" + f"  {'F1':>6} {'recall':>6} {'quiet':>6}" * len(arms))
     for name, kinds in ROWS:
@@ -351,22 +355,38 @@ def show(records: dict[str, list[Record]], n: int) -> str:
     return "".join(out)
 
 
+def swept(options: Options, setting: str) -> list[Options]:
+    """The settings of a sweep: ``options`` with ``setting`` at each of its ``STEPS`` values."""
+    passes = []
+    for value in STEPS[setting]:
+        change: dict[str, Any] = {setting: int(value) if setting in ("k", "span", "parts") else float(value)}
+        passes.append(replace(options, **change))
+    return passes
+
+
 def sweep(cases: Sequence[Case], options: Options, setting: str, progress: TextIO | None = None,
           pool: Executor | None = None) -> str:
     """One row per value of ``setting``: answerable, adversarial and overall F1 and overall quiet per arm."""
-    lines: list[str] = []
-    for value in STEPS[setting]:
-        change: dict[str, Any] = {setting: int(value) if setting in ("k", "span", "parts") else float(value)}
-        records = run(cases, replace(options, **change), pool)
+    tallies = []
+    for value, each in zip(STEPS[setting], swept(options, setting)):
+        records = run(cases, each, pool)
         if progress:
             print(f"locomo-repro: {setting}={value:g} done", file=progress)
-        arms = sorted(records)
+        tallies.append({a: Tally(rs) for a, rs in records.items()})
+    return sweep_table(setting, tallies)
+
+
+def sweep_table(setting: str, tallies: Sequence[dict[str, Tally]]) -> str:
+    """``sweep``'s table over each value's tally per arm (values in ``STEPS`` order)."""
+    lines: list[str] = []
+    for value, tally in zip(STEPS[setting], tallies):
+        arms = sorted(tally)
         if not lines:
             lines.append(f"{'':8}" + "".join(f"  {a:>26}" for a in arms))
             lines.append(f"{setting:>8}" + f"  {'1-4':>6} {'adv':>6} {'all':>6} {'quiet':>5}" * len(arms))
         row = f"{value:8g}"
         for a in arms:
-            t = Tally(records[a])
+            t = tally[a]
             row += f"  {t.mean(ANSWERABLE):6.3f} {t.mean((5,)):6.3f} {t.mean():6.3f} {100 * t.quiet_share():4.0f}%"
         lines.append(row)
     return "\n".join(lines) + "\n"

@@ -1,0 +1,220 @@
+"""A run one conversation at a time: built, asked and tallied, then let go; with ``-jobs``, in worker processes.
+
+``conversation`` is a plain function over plain data: one sample and the run's
+``Settings`` in, that conversation's ``Outcome`` (its build counts and every
+arm's graded records) out.  Any executor can run it; ``outcomes`` gives it to
+a ``ProcessPoolExecutor`` and hands the outcomes back in dataset order.
+``Report`` takes them in that order and keeps only what the printed tables,
+``-show`` and ``-out`` need: a running tally per arm (fed record by record in
+the order ``experiment.table`` adds them, so every sum is the same float), the
+first ``-show`` questions per category, and the predictions as encoded text.
+The printed result is byte for byte what ``experiment``'s functions print over
+all the cases at once.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import TextIO
+
+from ..data.dataset import Sample
+from ..go.json import dumps
+from ..read.reader import Options
+from ..text.reduce import stemmer
+from . import experiment as bench
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What a run builds and asks: the arm set, the ablations, the reader settings and the swept setting."""
+
+    options: Options
+    arm_set: str = "main"
+    blind: bool = False
+    derive: bool = True
+    coref: bool = False
+    sweep: str | None = None
+
+    def passes(self) -> list[Options]:
+        """The settings each conversation is asked with: one, or one per swept value."""
+        return bench.swept(self.options, self.sweep) if self.sweep else [self.options]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """One conversation's part of a run: its sizes, build counts and each pass's records per arm."""
+
+    sample: str
+    sessions: int
+    questions: int
+    built: tuple[int, int, int, int, int]  # turns, claims, nodes, edges, derived facts
+    terms: int
+    bound: tuple[int, int] | None  # statement sentences whose subject coreference decided, of all (-coref)
+    subjects: tuple[int, int]  # questions naming a speaker, questions resolving to a known name
+    records: tuple[dict[str, list[bench.Record]], ...]
+
+
+def outcome(case: bench.Case, settings: Settings, pool: Executor | None = None) -> Outcome:
+    """A built conversation asked every pass (``pool`` asks its remote arms: see ``Case.ask``)."""
+    k = case.knowledge
+    speaker, known, _ = bench.subjects([case])
+    return Outcome(
+        sample=case.sample.id,
+        sessions=case.sample.sessions,
+        questions=len(case.sample.questions),
+        built=(len(case.sample.turns), k.claims, k.nodes, k.edges, k.derived),
+        terms=case.vocab.size,
+        bound=k.bound if settings.coref else None,
+        subjects=(speaker, known),
+        records=tuple(case.ask(each, pool) for each in settings.passes()),
+    )
+
+
+def conversation(sample: Sample, settings: Settings) -> Outcome:
+    """Build one conversation's memories and arms, ask every question, and return what the report needs."""
+    (case,) = bench.build([sample], settings.arm_set, settings.blind, derive=settings.derive, coref=settings.coref)
+    return outcome(case, settings)
+
+
+def outcomes(samples: Iterable[Sample], settings: Settings, jobs: int = 1) -> Iterator[Outcome]:
+    """Every conversation's outcome in dataset order: here with one job, else in ``jobs`` worker processes.
+
+    At most two conversations per worker are handed out ahead of the one
+    awaited, so neither samples nor outcomes pile up.
+    """
+    if jobs == 1:
+        for sample in samples:
+            yield conversation(sample, settings)
+        return
+    stemmer()  # NLTK is imported once, here, and forked workers inherit it
+    with ProcessPoolExecutor(jobs) as pool:
+        waiting: deque = deque()
+        for sample in samples:
+            waiting.append(pool.submit(conversation, sample, settings))
+            if len(waiting) > 2 * jobs:
+                yield waiting.popleft().result()
+        while waiting:
+            yield waiting.popleft().result()
+
+
+def _percent(part: int, whole: int, places: int) -> str:
+    """``100 * part / whole`` as the reference's ``%.Nf`` prints it: "NaN" for no questions at all (Go's 0/0)."""
+    return f"{100 * part / whole:.{places}f}" if whole else "NaN"
+
+
+def prediction(sample: str, records: dict[str, list[bench.Record]]) -> dict:
+    """One conversation in the official scorer's predictions shape: every arm's reply, context and
+    confidence per question (the reference's keys, sorted as Go writes a map)."""
+    arms = list(records)
+    qa = []
+    for i, first in enumerate(records[arms[0]] if arms else ()):
+        item: dict[str, object] = {
+            "question": first.question, "answer": first.answer, "category": first.category,
+            "evidence": list(first.evidence),
+        }
+        for arm in arms:
+            r = records[arm][i]
+            item[f"{arm}_prediction"] = r.reply
+            item[f"{arm}_prediction_context"] = list(r.context)
+            item[f"{arm}_prediction_confidence"] = r.sure
+        qa.append(dict(sorted(item.items())))
+    return {"sample_id": sample, "qa": qa}
+
+
+def encoded(item: object) -> bytes:
+    """``item`` as ``dumps`` writes it one level inside a list, without the separator before it."""
+    return dumps([item])[2:-3].encode()
+
+
+def joined(items: list[bytes]) -> bytes:
+    """A list's encoded items joined into the list ``dumps`` would write."""
+    return b"[\n" + b",\n".join(items) + b"\n]\n" if items else b"[]\n"
+
+
+class Report:
+    """What a run prints, gathered from its conversations' outcomes in dataset order.
+
+    ``show`` keeps that many questions per category for ``-show``;
+    ``predictions`` keeps the ``-out`` file's text.
+    """
+
+    def __init__(self, settings: Settings, show: int = 0, quiet: bool = False, predictions: bool = False) -> None:
+        self.settings = settings
+        self.show = show
+        self.quiet = quiet
+        self.keep = predictions
+        self.conversations = self.sessions = self.turns = self.questions = 0
+        self.lines: list[str] = []
+        self.totals = [0, 0, 0, 0, 0]
+        self.hit = self.said = self.speaker = self.known = 0
+        self.tallies: list[dict[str, bench.Tally]] = [{} for _ in settings.passes()]
+        self.shown: dict[str, list[bench.Record]] = {}
+        self.picked: dict[int, int] = {}
+        self.encoded: list[bytes] = []
+
+    def add(self, o: Outcome) -> None:
+        """Take one conversation's outcome (the next in dataset order); keep only what the report needs."""
+        self.conversations += 1
+        self.sessions += o.sessions
+        self.turns += o.built[0]
+        self.questions += o.questions
+        self.lines.append(bench._build_line(o.sample, o.built, str(o.terms)))
+        self.totals = [a + b for a, b in zip(self.totals, o.built)]
+        if o.bound is not None:
+            self.hit, self.said = self.hit + o.bound[0], self.said + o.bound[1]
+        self.speaker += o.subjects[0]
+        self.known += o.subjects[1]
+        for tallies, records in zip(self.tallies, o.records):
+            for arm, got in records.items():
+                tally = tallies.setdefault(arm, bench.Tally())
+                for r in got:
+                    tally.add(r)
+        records = o.records[0]
+        if self.show > 0 and records:
+            arms = sorted(records)
+            for i, r in enumerate(records[arms[0]]):
+                if self.picked.get(r.category, 0) < self.show:
+                    self.picked[r.category] = self.picked.get(r.category, 0) + 1
+                    for a in arms:
+                        self.shown.setdefault(a, []).append(records[a][i])
+        if self.keep:
+            self.encoded.append(encoded(prediction(o.sample, records)))
+
+    @property
+    def arms(self) -> list[str]:
+        """The arms' names in table order."""
+        return sorted(self.tallies[0])
+
+    def text(self, progress: TextIO | None = None) -> str:
+        """The run's stdout (without the ``-out`` and cost lines); a sweep says each value is done on ``progress``."""
+        out = [f"{self.conversations} conversations, {self.sessions} sessions, {self.turns} turns, "
+               f"{self.questions} questions\n\n"]
+        if not (self.quiet or self.settings.sweep):
+            out.append("\n".join([*self.lines, bench._build_line("total", self.totals, "")]) + "\n")
+        if self.settings.coref:
+            share = 100 * self.hit / self.said if self.said else 0.0
+            out.append(f"coreference decides the subject of {self.hit}/{self.said} statement sentences "
+                       f"({share:.1f}%)\n")
+        total = self.questions
+        out.append(
+            f"questions naming a speaker {self.speaker}/{total} ({_percent(self.speaker, total, 1)}%), "
+            f"resolving to any known name {self.known}/{total} ({_percent(self.known, total, 2)}%)\n"
+        )
+        if self.settings.sweep:
+            if progress:
+                for value in bench.STEPS[self.settings.sweep]:
+                    print(f"locomo-repro: {self.settings.sweep}={value:g} done", file=progress)
+            out.append(bench.sweep_table(self.settings.sweep, self.tallies))
+            return "".join(out)
+        out.append(f"\n{bench.header(self.settings.options)}\n\n")
+        out.append(bench.tally_table(self.tallies[0]))
+        if self.show > 0:
+            out.append(bench.show(self.shown, self.show))
+        return "".join(out)
+
+    def predictions(self) -> bytes:
+        """The ``-out`` file: every conversation's predictions, as ``dumps`` writes the list."""
+        return joined(self.encoded)
