@@ -1,4 +1,4 @@
-"""Results printed to a full disk (stdout on ``/dev/full``) end in one line on stderr and exit 2, no traceback."""
+"""Results printed to a full disk (stdout on ``/dev/full``) end in one line on stderr and exit 2, no traceback: in refined and every ``python -m`` entry (``locomo_repro.entry.finish``)."""
 
 from __future__ import annotations
 
@@ -29,3 +29,29 @@ def test_refined_export_to_a_full_stdout(tmp_path, full):
                           env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=120)
     assert done.returncode == 2
     assert done.stderr == "error: standard output: No space left on device\n"
+
+
+PREDICTIONS = [{"sample_id": "s1", "qa": [{
+    "question": "Where did Ann go?", "answer": "Paris", "category": 4, "evidence": ["D1:1"],
+    "graph_prediction": "Paris", "graph_prediction_context": ["D1:1"], "graph_prediction_confidence": 0.9,
+    "vector_prediction": "Rome", "vector_prediction_context": [], "vector_prediction_confidence": 0.1}]}]
+DATASET = [{"sample_id": "s1", "qa": [{"question": "Where did Ann go?", "answer": "Paris", "category": 4,
+                                       "evidence": ["D1:1"]}],
+            "conversation": {"speaker_a": "Ann", "speaker_b": "Bob", "session_1_date_time": "1:56 pm on 8 May, 2023",
+                             "session_1": [{"speaker": "Ann", "dia_id": "D1:1", "text": "I went to Paris."}]}}]
+
+
+@pytest.mark.parametrize(("module", "args"), [
+    ("official", ["--kit", "{p}"]),
+    ("stats", ["{p}"]),
+    ("reach", ["--data", "{d}"]),
+])
+def test_a_python_m_entry_to_a_full_stdout(tmp_path, full, module, args):
+    (tmp_path / "p.json").write_text(json.dumps(PREDICTIONS))
+    (tmp_path / "d.json").write_text(json.dumps(DATASET))
+    argv = [a.format(p=tmp_path / "p.json", d=tmp_path / "d.json") for a in args]
+    done = subprocess.run([sys.executable, "-m", f"locomo_repro.{module}", *argv], stdout=full,
+                          stderr=subprocess.PIPE, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=300)
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[-1] == f"python -m locomo_repro.{module}: standard output: No space left on device"
+    assert "Traceback" not in done.stderr
