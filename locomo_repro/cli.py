@@ -276,8 +276,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except BrokenPipeError:
         return 1
-    except OSError as err:  # an output that could not be written after all
-        print(f"{PROG}: {err}", file=sys.stderr)
+    except OSError as err:  # an output that could not be written after all: a file names itself, else stdout
+        print(f"{PROG}: {err}" if err.filename else f"{PROG}: standard output: {err.strerror or err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:  # a stopped model run resumes from its memo folder
         print(f"{PROG}: interrupted", file=sys.stderr)

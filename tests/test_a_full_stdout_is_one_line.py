@@ -55,3 +55,14 @@ def test_a_python_m_entry_to_a_full_stdout(tmp_path, full, module, args):
     assert done.returncode == 2
     assert done.stderr.splitlines()[-1] == f"python -m locomo_repro.{module}: standard output: No space left on device"
     assert "Traceback" not in done.stderr
+
+
+def test_the_command_line_to_a_full_stdout_and_out_on_a_full_device(tmp_path, full):
+    (tmp_path / "d.json").write_text(json.dumps(DATASET))
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    run = [sys.executable, "-m", "locomo_repro", "-data", str(tmp_path / "d.json"), "-quiet"]
+    done = subprocess.run(run, stdout=full, stderr=subprocess.PIPE, text=True, env=env, timeout=300)
+    assert (done.returncode, done.stderr.splitlines()[-1]) == (2, "locomo-repro: standard output: No space left on device")
+    done = subprocess.run(run + ["-out", "/dev/full"], capture_output=True, text=True, env=env, timeout=300)
+    assert (done.returncode, done.stderr.splitlines()[-1]) == (2, "locomo-repro: /dev/full: cannot write: No space left on device")
+    assert "Traceback" not in done.stderr
