@@ -27,6 +27,7 @@ from locomo_repro.bench import experiment as bench
 from locomo_repro.read.reader import Options
 
 from locomo_repro import claims
+from locomo_repro.claims import expr
 
 from locomo_repro.score import official
 from locomo_repro.score.predictions import parse
@@ -237,12 +238,12 @@ def test_show_prints_a_measurement_the_way_the_claim_is_printed():
 
 
 def test_expressions_compute_from_unrounded_values_and_refuse_anything_else():
-    assert claims._evaluate("{a} - {b}", {"a": 0.3027, "b": 0.1525}) == pytest.approx(0.1502)
-    assert claims._evaluate("range(1 - {a}, 1 - {b})", {"a": 0.787, "b": 0.584}) == pytest.approx((0.213, 0.416))
-    assert claims._evaluate("each({a}, {b})", {"a": 0.2, "b": 0.19}) == (0.2, 0.19)
+    assert expr.evaluate("{a} - {b}", {"a": 0.3027, "b": 0.1525}) == pytest.approx(0.1502)
+    assert expr.evaluate("range(1 - {a}, 1 - {b})", {"a": 0.787, "b": 0.584}) == pytest.approx((0.213, 0.416))
+    assert expr.evaluate("each({a}, {b})", {"a": 0.2, "b": 0.19}) == (0.2, 0.19)
     for bad in ("{a}.real", "open('x')", "[1, 2]", "'text'", "lambda: 1"):
         with pytest.raises((ValueError, SyntaxError)):
-            claims._compile(bad)
+            expr.parse(bad)
 
 
 def test_a_run_is_parsed_with_the_kits_own_flags():
@@ -445,3 +446,10 @@ def test_a_reported_timing_is_shown_and_its_size_never_judged():
         assert (got.ok, got.holds, got.shown) == (True, None, shown)
     lab.values[claim.id] = float("nan")
     assert not claims.verdict(claim, lab, MANIFEST).ok
+
+
+def test_each_kind_of_measure_is_registered_once_where_it_is_defined():
+    with pytest.raises(ValueError, match="registered twice"):
+        claims.kind("table", required=("run",))(lambda m, lab, manifest: 0.0)
+    assert {c.kind for c in MANIFEST.claims} <= set(claims.KINDS)
+    assert claims.KINDS["table"].required == {"run", "row", "metric"}

@@ -1,3 +1,3 @@
-from . import main
+from .report import main
 
 raise SystemExit(main())

@@ -1,0 +1,176 @@
+"""Verdicts and the report: each claim measured and judged by its status; the summary table; the command line.
+
+    python -m locomo_repro.claims [--manifest claims.yaml] [--data PATH] [--markdown PATH]
+
+prints the count of claims per status and every claim that is not simply
+reproduced, with the published and the measured value; exit 1 when any claim
+fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tabulate import tabulate
+
+from ..data import dataset
+from .agree import agrees, expected, show
+from .lab import Lab, NotAtHand
+from .manifest import REFUTING, STATUSES, Claim, Manifest, ManifestError, load
+from .measures import Unverifiable, measure
+
+DESCRIPTION = "Every number the published README states, measured with the kit."
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One claim measured: the value, as printed, and whether it is what the entry says it is."""
+
+    claim: Claim
+    value: Any = None
+    shown: str = ""
+    holds: bool | None = None  # None: reported (nothing asserted), unverifiable, or skipped
+    problem: str = ""
+    missing: str = ""  # skipped: what the claim needs that is not on this machine
+
+    @property
+    def ok(self) -> bool:
+        return self.holds is not False and not self.problem
+
+
+def verdict(claim: Claim, lab: Lab, manifest: Manifest) -> Verdict:
+    """Measure a claim and judge it by its status.
+
+    reproduced: the measurement must agree with the published value; refuted
+    and refuted-by-reconstruction: with the recorded ``measured`` and not with
+    the published value; reported: a measurement (a finite, non-negative number
+    of seconds for a timing) shown beside the published one, its size never
+    judged; unverifiable: no number.  A claim needing what is not at hand
+    (:class:`NotAtHand`) is skipped: ``missing`` names it.
+    """
+    try:
+        got = measure(claim, lab, manifest)
+    except NotAtHand as why:
+        return Verdict(claim, shown="—", missing=str(why))
+    except Unverifiable as why:
+        if claim.status == "unverifiable":
+            return Verdict(claim, shown="—", holds=None)
+        return Verdict(claim, shown="—", holds=False, problem=f"cannot be measured: {why}")
+    except (ValueError, KeyError, IndexError) as err:
+        return Verdict(claim, shown="—", holds=False, problem=f"{type(err).__name__}: {err}")
+    shown = show(claim, got)
+    if claim.status == "unverifiable":
+        return Verdict(claim, got, shown, False, "status unverifiable, yet the kit measured it")
+    if claim.status == "reported":
+        fine = isinstance(got, (int, float)) and not isinstance(got, bool) and math.isfinite(got) and got >= 0
+        return Verdict(claim, got, shown, None, "" if fine else f"not a duration in seconds: {got!r}")
+    if claim.status in REFUTING:
+        if agrees(claim, got, expected(claim)):
+            return Verdict(claim, got, shown, False, "recorded as refuted, yet the measurement agrees with the publication")
+        holds = agrees(claim, got, expected(claim, measured=True))
+        return Verdict(claim, got, shown, holds, "" if holds else f"measured {shown}, the entry records {claim.measured}")
+    holds = agrees(claim, got, expected(claim))
+    return Verdict(claim, got, shown, holds, "" if holds else f"measured {shown}, published {claim.published}")
+
+
+# --- the report -------------------------------------------------------------------------------
+
+
+def summary(verdicts: Sequence[Verdict], markdown: bool = False) -> str:
+    """Counts per status, then every claim that is not simply reproduced, published against measured.
+
+    Unverifiable claims sharing a reason are one row; reproduced claims that
+    carry a note (a reading of an imprecise phrase, a reconstruction) are
+    listed too.
+    """
+    fmt = "github" if markdown else "simple"
+
+    def title(text: str) -> str:
+        return f"## {text}" if markdown else text
+
+    counts = Counter(v.claim.status for v in verdicts)
+    rows = [[s, counts.get(s, 0)] for s in STATUSES] + [["total", len(verdicts)]]
+    parts = [tabulate(rows, headers=["status", "claims"], tablefmt=fmt)]
+    for status in ("refuted", "refuted-by-reconstruction", "reported"):
+        chosen = [v for v in verdicts if v.claim.status == status]
+        if chosen:
+            parts.append(title(f"{status} ({len(chosen)})"))
+            table: list[list[Any]] = [
+                [v.claim.id, v.claim.published, v.shown, _one_line(v.claim.reason)] for v in chosen
+            ]
+            parts.append(tabulate(table, headers=["claim", "published", "measured", "why"], tablefmt=fmt))
+    unverifiable = [v for v in verdicts if v.claim.status == "unverifiable"]
+    if unverifiable:
+        groups: dict[str, list[Verdict]] = {}
+        for v in unverifiable:
+            groups.setdefault(_one_line(v.claim.reason), []).append(v)
+        parts.append(title(f"unverifiable ({len(unverifiable)})"))
+        table = [
+            [len(vs), _ids(vs), " ".join(v.claim.published for v in vs), why]
+            for why, vs in groups.items()
+        ]
+        parts.append(tabulate(table, headers=["claims", "ids", "published", "why"], tablefmt=fmt))
+    noted = [v for v in verdicts if v.claim.status == "reproduced" and v.claim.note]
+    if noted:
+        parts.append(title(f"reproduced, with a note ({len(noted)})"))
+        table = [[v.claim.id, v.claim.published, v.shown, _one_line(v.claim.note)] for v in noted]
+        parts.append(tabulate(table, headers=["claim", "published", "measured", "note"], tablefmt=fmt))
+    skipped = [v for v in verdicts if v.missing]
+    if skipped:
+        parts.append(title(f"not measured here ({len(skipped)})"))
+        needs: dict[str, list[Verdict]] = {}
+        for v in skipped:
+            needs.setdefault(v.missing, []).append(v)
+        table = [[len(vs), _ids(vs), need] for need, vs in needs.items()]
+        parts.append(tabulate(table, headers=["claims", "ids", "needs"], tablefmt=fmt))
+    failing = [v for v in verdicts if not v.ok]
+    if failing:
+        parts.append(title(f"FAILING ({len(failing)})"))
+        parts.append(tabulate([[v.claim.id, v.problem] for v in failing], headers=["claim", "problem"], tablefmt=fmt))
+    return "\n\n".join(parts) + "\n"
+
+
+def _ids(verdicts: Sequence[Verdict]) -> str:
+    """Claim ids for a table cell: all of them when few, else the first and last."""
+    ids = [v.claim.id for v in verdicts]
+    return ", ".join(ids) if len(ids) <= 5 else f"{ids[0]}, {ids[1]} … {ids[-1]} ({len(ids)})"
+
+
+def _one_line(text: str | None) -> str:
+    return " ".join((text or "").split())
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m locomo_repro.claims``: measure every claim, print the status table; exit 1 if any fails."""
+    p = argparse.ArgumentParser(prog="python -m locomo_repro.claims", description=DESCRIPTION)
+    p.add_argument("--manifest", metavar="PATH", help="claims.yaml (default: $LOCOMO_CLAIMS, ./claims.yaml)")
+    p.add_argument("--data", metavar="PATH", help="the dataset (default: LOCOMO_DATA, else the cache)")
+    p.add_argument("--markdown", metavar="PATH", help="also write the summary as markdown to PATH")
+    args = p.parse_args(argv)
+    try:
+        manifest = load(args.manifest)
+        samples = dataset.load(args.data)
+    except (ManifestError, dataset.DatasetError) as err:
+        print(f"locomo-repro: {err}", file=sys.stderr)
+        return 2
+    lab = Lab(samples, args.data)
+    verdicts = [verdict(c, lab, manifest) for c in manifest.claims]
+    sys.stdout.write(summary(verdicts))
+    if args.markdown:
+        others = sum(n.count for n in manifest.not_claims)
+        head = (
+            "# Claims of the published README, measured\n\n"
+            f"Generated by `python -m locomo_repro.claims` from claims.yaml: {len(manifest.claims)} claims, and "
+            f"{others} further numbers of the README listed as not claims (flag values, labels, figures of speech), "
+            "each with its reason.\n\n"
+        )
+        Path(args.markdown).write_text(head + summary(verdicts, markdown=True), encoding="utf-8")
+    return 0 if all(v.ok for v in verdicts) else 1
+
