@@ -7,7 +7,7 @@ reader; a memory is asked once per question however many readers share it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field, replace
 from typing import Any, TextIO
@@ -177,8 +177,11 @@ def build(
     ``blind`` empties each graph after it is built; ``derive=False`` gives the
     reasoner no rule (the derived-facts ablation); ``coref`` lets the dialogue
     reader bind third-person pronouns per session (the README's coreference
-    experiment, reconstructed: ``talk.third_person``).
+    experiment, reconstructed: ``talk.third_person``).  ``arm_set`` is a name of
+    :data:`ARMS`.
     """
+    if arm_set not in ARMS:
+        raise ValueError(f"unknown arm set {arm_set!r} (one of {', '.join(ARMS)})")
     cases: list[Case] = []
     for sample in samples:
         vocab = Vocabulary([t.text for t in sample.turns])
@@ -186,7 +189,7 @@ def build(
         graph = Knowledge(sample, vocab, (NAMING,) if derive else (), coref=coref)
         if blind:
             graph.blind()
-        cases.append(Case(sample, vocab, graph, _arms(arm_set, sample, vocab, vector, graph)))
+        cases.append(Case(sample, vocab, graph, ARMS[arm_set](sample, vocab, vector, graph)))
     return cases
 
 
@@ -238,51 +241,87 @@ def _build_line(name: str, counts: Sequence[int], terms: str) -> str:
     )
 
 
-def _arms(arm_set: str, sample: Sample, vocab: Vocabulary, vector: VectorMemory, graph: Knowledge) -> list[Arm]:
-    if arm_set == "read":
-        oracle = Oracle(sample, vocab)
-        return [Arm("oracle", oracle, reply), Arm("oracle+set", oracle, gather)]
-    if arm_set == "gather":
-        # The graph read with the +set reader: the README's "How far to walk"
-        # graph column, which the reference measured outside its arm sets.
-        return [Arm("graph", graph, reply), Arm("graph+set", graph, gather)]
-    if arm_set == "hops":
-        # The README's "How far to walk": every column read with Gather, the
-        # walk taken one, two and three hops, guided (path<h>) and not (walk<h>).
-        # Not in the reference's source; see path.Path.  The README heads the
-        # first two columns graph and path; an arm's name means one memory and
-        # one reader in every set, so here they are graph+set and path+set.
-        return [
-            Arm("graph+set", graph, gather),
-            Arm("path+set", Path(graph), gather),
-            Arm("path2", Path(graph, 2), gather),
-            Arm("path3", Path(graph, 3), gather),
-            Arm("walk2", Path(graph, 2, guided=False), gather),
-            Arm("walk3", Path(graph, 3, guided=False), gather),
-        ]
-    if arm_set == "factor":
-        return [
-            Arm("vector", vector, reply),
-            Arm("scoped", Scoped(graph, vocab), reply),
-            Arm("span", Span(graph), reply),
-            Arm("graph", graph, reply),
-        ]
-    if arm_set == "walk":
-        path, oracle = Path(graph), Oracle(sample, vocab)
-        return [
-            Arm("vector", vector, reply),
-            Arm("vector+set", vector, gather),
-            Arm("graph", graph, reply),
-            Arm("path", path, reply),
-            Arm("path+set", path, gather),
-            Arm("oracle", oracle, reply),
-            Arm("oracle+set", oracle, gather),
-        ]
+#: One conversation's arms of an arm set, from its sample, vocabulary, vector memory and graph.
+ArmSet = Callable[[Sample, Vocabulary, VectorMemory, Knowledge], list[Arm]]
+
+#: Every arm set by name, filled by :func:`arm_set` where each is defined, in the order of ``names.ARM_SETS``
+#: (the names the command line offers without importing this module).
+ARMS: dict[str, ArmSet] = {}
+
+
+def arm_set(name: str) -> Callable[[ArmSet], ArmSet]:
+    """Register the decorated function as the arm set ``name``, one of the names ``names.ARM_SETS`` offers."""
+
+    def register(function: ArmSet) -> ArmSet:
+        if name not in ARM_SETS or name in ARMS:
+            raise ValueError(f"arm set {name!r} is not offered by names.ARM_SETS, or is registered twice")
+        ARMS[name] = function
+        return function
+
+    return register
+
+
+@arm_set("main")
+def _main(sample: Sample, vocab: Vocabulary, vector: VectorMemory, graph: Knowledge) -> list[Arm]:
     return [
         Arm("vector", vector, reply),
         Arm("graph", graph, reply),
         Arm("graph+edge", graph, recite),
         Arm("oracle", Oracle(sample, vocab), reply),
+    ]
+
+
+@arm_set("factor")
+def _factor(sample: Sample, vocab: Vocabulary, vector: VectorMemory, graph: Knowledge) -> list[Arm]:
+    return [
+        Arm("vector", vector, reply),
+        Arm("scoped", Scoped(graph, vocab), reply),
+        Arm("span", Span(graph), reply),
+        Arm("graph", graph, reply),
+    ]
+
+
+@arm_set("walk")
+def _walk(sample: Sample, vocab: Vocabulary, vector: VectorMemory, graph: Knowledge) -> list[Arm]:
+    path, oracle = Path(graph), Oracle(sample, vocab)
+    return [
+        Arm("vector", vector, reply),
+        Arm("vector+set", vector, gather),
+        Arm("graph", graph, reply),
+        Arm("path", path, reply),
+        Arm("path+set", path, gather),
+        Arm("oracle", oracle, reply),
+        Arm("oracle+set", oracle, gather),
+    ]
+
+
+@arm_set("read")
+def _read(sample: Sample, vocab: Vocabulary, vector: VectorMemory, graph: Knowledge) -> list[Arm]:
+    oracle = Oracle(sample, vocab)
+    return [Arm("oracle", oracle, reply), Arm("oracle+set", oracle, gather)]
+
+
+@arm_set("gather")
+def _gather(sample: Sample, vocab: Vocabulary, vector: VectorMemory, graph: Knowledge) -> list[Arm]:
+    # The graph read with the +set reader: the README's "How far to walk"
+    # graph column, which the reference measured outside its arm sets.
+    return [Arm("graph", graph, reply), Arm("graph+set", graph, gather)]
+
+
+@arm_set("hops")
+def _hops(sample: Sample, vocab: Vocabulary, vector: VectorMemory, graph: Knowledge) -> list[Arm]:
+    # The README's "How far to walk": every column read with Gather, the
+    # walk taken one, two and three hops, guided (path<h>) and not (walk<h>).
+    # Not in the reference's source; see path.Path.  The README heads the
+    # first two columns graph and path; an arm's name means one memory and
+    # one reader in every set, so here they are graph+set and path+set.
+    return [
+        Arm("graph+set", graph, gather),
+        Arm("path+set", Path(graph), gather),
+        Arm("path2", Path(graph, 2), gather),
+        Arm("path3", Path(graph, 3), gather),
+        Arm("walk2", Path(graph, 2, guided=False), gather),
+        Arm("walk3", Path(graph, 3, guided=False), gather),
     ]
 
 
