@@ -62,12 +62,16 @@ def _flag(parser: argparse.ArgumentParser, name: str, **kw) -> None:
 def parser() -> argparse.ArgumentParser:
     p = _Parser(prog=PROG, description="Run the LoCoMo benchmark arms and print the reference's tables.",
                 allow_abbrev=False)
+    default = Options()  # the one source of the run settings' defaults
     _flag(p, "data", metavar="PATH", help="the dataset (default: LOCOMO_DATA, else the cache, fetched on first use)")
-    _flag(p, "k", type=int, default=5, help="turns a memory may return for one question (default 5)")
-    _flag(p, "floor", type=float, default=0.3, help="confidence below which the reader declines (default 0.3)")
-    _flag(p, "span", type=int, default=4, help="words the reader takes out of a sentence (default 4)")
-    _flag(p, "band", type=float, default=0.9, help="how close to the best score a further cite must be (default 0.9)")
-    _flag(p, "parts", type=int, default=2, help="pieces of evidence one answer may draw on (default 2)")
+    _flag(p, "k", type=int, default=default.k, help="turns a memory may return for one question (default %(default)s)")
+    _flag(p, "floor", type=float, default=default.floor,
+          help="confidence below which the reader declines (default %(default)s)")
+    _flag(p, "span", type=int, default=default.span, help="words the reader takes out of a sentence (default %(default)s)")
+    _flag(p, "band", type=float, default=default.band,
+          help="how close to the best score a further cite must be (default %(default)s)")
+    _flag(p, "parts", type=int, default=default.parts,
+          help="pieces of evidence one answer may draw on (default %(default)s)")
     _flag(p, "out", metavar="FILE", help="write predictions in the official scorer's shape")
     _flag(p, "stats", metavar="FILE", help="read a predictions file back: abstention, AUCs, bootstrap intervals")
     _flag(p, "sweep", choices=sorted(STEPS), help="run once per value of one setting")
