@@ -121,3 +121,13 @@ def test_a_report_over_one_conversation_holds_both_arm_sets_and_a_signature_per_
     signed = [a["data-figure"] for _, a in tags if "data-signature" in a]
     assert signed == ["claims", "tradeoff-main", "tradeoff-walk", "main", "walk"]
     assert len([a for _, a in tags if "data-floor" in a]) == 21 * (4 + 7)
+
+
+def test_the_command_line_and_the_figures_numbers_need_no_matplotlib():
+    import subprocess
+    import sys
+
+    code = ("import sys, locomo_repro.cli, locomo_repro.report.figures, locomo_repro.report.page; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'matplotlib'))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout == "[]\n"
