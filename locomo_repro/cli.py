@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, NoReturn, TextIO
 from pathlib import Path
 
 from .bench.names import ARM_SETS, STEPS
-from .data.dataset import DatasetError, Sample, load, resolve, write_atomic
+from .data.dataset import DatasetError, Sample, load, load_each, resolve, write_atomic
 from .read.model import DEFAULT_BASE_URL, DEFAULT_MEMO, KEY_VARIABLES, Model, api_key, open_model
 from .read.reader import Options
 from .score import signature
@@ -180,19 +180,18 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         writable(Path(args.out))
         if args.sweep:  # the reference ignores -out with -sweep; so does the kit, but says so
             print(f"{PROG}: note: -out {args.out} is not written with -sweep (as in the reference)", file=sys.stderr)
-    samples = load(args.data)
-    if args.only > 0:
-        samples = samples[: args.only]
-    signature.emit(run_signature(args, opts))
     from .bench import stream
 
     settings = run_settings(args, opts)
     summary = gathered(args, settings)
-    if reader is None:
-        for got in stream.outcomes(samples, settings, args.jobs):
+    if reader is None:  # read, built and asked one conversation at a time: memory flat in the dataset's size
+        for got in stream.outcomes(load_each(args.data, args.only), settings, args.jobs):
             summary.add(got)
+        signature.emit(run_signature(args, opts))  # once the whole file is read: a bad one is one line
         finish(summary, args, out)
         return 0
+    samples = load(args.data)[: args.only or None]
+    signature.emit(run_signature(args, opts))
     # The model waits on the endpoint, not on a core: its run is asked from here, with threads.
     with ThreadPoolExecutor(args.concurrency, thread_name_prefix="model") as pool:
         for i, sample in enumerate(samples):

@@ -8,6 +8,7 @@ and an adversarial question's ``adversarial_answer`` held as its answer.
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import http.client
 import json
@@ -16,6 +17,7 @@ import re
 import sys
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -245,6 +247,84 @@ def load(path: str | os.PathLike[str] | None = None) -> list[Sample]:
     if not raw:
         raise DatasetError(f"{file}: holds no samples")
     return [_sample(file, i, item) for i, item in enumerate(raw)]
+
+
+def load_each(path: str | os.PathLike[str] | None = None, only: int = 0) -> Iterator[Sample]:
+    """The samples ``load`` reads (the first ``only`` of them when above 0), one at a time.
+
+    Only one sample's JSON is held at a time, so a run's memory does not grow
+    with the file.  Every sample is still read and checked: a file ``load``
+    refuses is refused with ``load``'s own message (possibly after the samples
+    before the problem were handed out), and a file the incremental reader
+    cannot follow but ``load`` accepts (a UTF-16 file, a byte-order mark) is
+    read by ``load``.
+    """
+    file = resolve(path)
+    handed = 0
+    try:
+        for i, item in enumerate(_items(file)):
+            sample = _sample(file, i, item)
+            if only <= 0 or i < only:
+                handed += 1
+                yield sample
+        if handed:
+            return
+    except (ValueError, OSError, RecursionError, DatasetError):
+        pass
+    samples = load(file)  # raises load's message when the file is bad
+    yield from samples[handed: only if only > 0 else None]
+
+
+def _items(file: Path, chunk: int = 1 << 22) -> Iterator[object]:
+    """The items of the JSON list in ``file``, decoded one at a time from UTF-8 read ``chunk`` bytes at a time.
+
+    Raises ``ValueError`` when the file is not a JSON list this reader can follow.
+    """
+    decoder = json.JSONDecoder()
+    decode = codecs.getincrementaldecoder("utf-8")().decode
+    with file.open("rb") as f:
+        text, at, done = "", 0, False
+
+        def fill() -> None:
+            nonlocal text, at, done
+            data = f.read(chunk)
+            done = not data
+            text, at = text[at:] + decode(data, final=done), 0
+
+        def peek() -> str:
+            """The next character that is not white space ("" at the end of the file)."""
+            nonlocal at
+            while True:
+                while at < len(text) and text[at] in " \t\n\r":
+                    at += 1
+                if at < len(text) or done:
+                    return text[at: at + 1]
+                fill()
+
+        if peek() != "[":
+            raise ValueError("not a list")
+        at += 1
+        if peek() == "]":
+            raise ValueError("an empty list")
+        while True:
+            while True:
+                peek()  # raw_decode takes no leading white space
+                try:
+                    item, at = decoder.raw_decode(text, at)
+                    break
+                except json.JSONDecodeError:
+                    if done:
+                        raise
+                    fill()
+            yield item
+            after = peek()
+            at += 1
+            if after == "]":
+                break
+            if after != ",":
+                raise ValueError("expected , or ]")
+        if peek():
+            raise ValueError("extra data")
 
 
 def _sample(file: Path, index: int, item: object) -> Sample:
