@@ -10,6 +10,7 @@ fails.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
 from collections import Counter
@@ -21,6 +22,7 @@ from typing import Any
 from tabulate import tabulate
 
 from ..data import dataset
+from ..data.atomic import unwritable, write_atomic
 from .agree import agrees, expected, show
 from .lab import Lab, NotAtHand
 from .manifest import REFUTING, STATUSES, Claim, Manifest, ManifestError, load
@@ -137,6 +139,18 @@ def summary(verdicts: Sequence[Verdict], markdown: bool = False) -> str:
     return "\n\n".join(parts) + "\n"
 
 
+def as_json(verdicts: Sequence[Verdict]) -> str:
+    """Every verdict as JSON, one object per claim in manifest order: id, status, published, measured (as the
+    summary shows it), ok (the measurement agrees with the entry), problem, reason.  ``locomo-repro report
+    --verdicts`` reads it."""
+    rows = [
+        {"id": v.claim.id, "status": v.claim.status, "published": v.claim.published, "measured": v.shown,
+         "ok": v.ok, "problem": v.problem, "reason": _one_line(v.claim.reason)}
+        for v in verdicts
+    ]
+    return json.dumps({"verdicts": rows}, ensure_ascii=False, indent=1) + "\n"
+
+
 def _ids(verdicts: Sequence[Verdict]) -> str:
     """Claim ids for a table cell: all of them when few, else the first and last."""
     ids = [v.claim.id for v in verdicts]
@@ -153,7 +167,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--manifest", metavar="PATH", help="claims.yaml (default: $LOCOMO_CLAIMS, ./claims.yaml)")
     p.add_argument("--data", metavar="PATH", help="the dataset (default: LOCOMO_DATA, else the cache)")
     p.add_argument("--markdown", metavar="PATH", help="also write the summary as markdown to PATH")
+    p.add_argument("--json", metavar="PATH", help="also write every verdict as JSON to PATH (for locomo-repro report)")
     args = p.parse_args(argv)
+    if args.json and (problem := unwritable(args.json)):  # before minutes of measuring
+        print(f"locomo-repro: --json {args.json}: {problem}", file=sys.stderr)
+        return 2
     try:
         manifest = load(args.manifest)
         samples = dataset.load(args.data)
@@ -172,5 +190,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "each with its reason.\n\n"
         )
         Path(args.markdown).write_text(head + summary(verdicts, markdown=True), encoding="utf-8")
+    if args.json:
+        write_atomic(args.json, as_json(verdicts).encode("utf-8"))
     return 0 if all(v.ok for v in verdicts) else 1
 

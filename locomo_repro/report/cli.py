@@ -1,14 +1,15 @@
 """``locomo-repro report`` / ``python -m locomo_repro.report``: write the one-page HTML report.
 
     locomo-repro report [-o report.html] [--data PATH] [--only N] [--predictions FILE ...]
-                        [--claims recorded|measure] [--manifest PATH]
+                        [--claims recorded|measure | --verdicts FILE] [--manifest PATH]
 
 Builds the main and the walk arm sets once each, sweeps the floor over them,
 scores every arm per category with bootstrap intervals, reads any other
 system's predictions files, and writes one self-contained HTML file.  The path
 written goes to stdout; progress to stderr.  Claims are shown as claims.yaml
 records them by default (seconds); ``--claims measure`` measures all of them
-again, as ``python -m locomo_repro.claims`` does (minutes).  Needs matplotlib,
+again, as ``python -m locomo_repro.claims`` does (minutes); ``--verdicts FILE``
+reads what ``python -m locomo_repro.claims --json FILE`` wrote.  Needs matplotlib,
 the ``report`` extra: ``pip install 'locomo-repro[report]'``.
 """
 
@@ -49,6 +50,8 @@ def parser() -> argparse.ArgumentParser:
                    help="other systems' predictions files in the official shape, shown per category too")
     p.add_argument("--claims", choices=("recorded", "measure"), default="recorded",
                    help="claims as claims.yaml records them (default, seconds) or measured again (minutes)")
+    p.add_argument("--verdicts", metavar="FILE",
+                   help="the claims as measured by python -m locomo_repro.claims --json FILE (instead of --claims)")
     p.add_argument("--manifest", metavar="PATH", help="claims.yaml (default: $LOCOMO_CLAIMS, ./claims.yaml)")
     return p
 
@@ -74,6 +77,7 @@ def build(args: argparse.Namespace) -> str:
         others.append((path, read))
     manifest = claims.load(args.manifest)
     manifest_path = Path(args.manifest) if args.manifest else claims.default_path()
+    verdicts = figures.read_verdicts(args.verdicts, manifest) if args.verdicts else None
     samples = dataset.load(args.data)
     full = samples
     if args.only > 0:
@@ -101,7 +105,10 @@ def build(args: argparse.Namespace) -> str:
         sources.append(_source(f"file-{len(sources)}", f"{path} ({len(read.conversations)} conversations)", str(sig), read))
 
     manifest_sig = ("claims", signature.file_digest(manifest_path))
-    if args.claims == "measure":
+    if verdicts is not None:
+        view = verdicts
+        claims_sig = signature.Signature((manifest_sig, ("verdicts", signature.file_digest(args.verdicts))))
+    elif args.claims == "measure":
         _progress(f"measuring {len(manifest.claims)} claims (minutes)")
         view = figures.measured_claims(manifest, full, args.data, sys.stderr)
         claims_sig = signature.Signature((("data", data), manifest_sig, ("verdicts", "measured")))
@@ -130,11 +137,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     from ..data.atomic import unwritable, write_atomic
     from ..data.dataset import DatasetError
     from ..score.predictions import PredictionsError
+    from .figures import VerdictsError
 
     try:
         args = parser().parse_args(argv)
         if args.only < 0:
             raise ReportError("--only takes a count of 0 or more")
+        if args.verdicts and args.claims == "measure":
+            raise ReportError("--verdicts and --claims measure exclude each other")
         if importlib.util.find_spec("matplotlib") is None:
             raise ReportError("matplotlib is not installed: pip install 'locomo-repro[report]'")
         out = Path(args.out)
@@ -142,7 +152,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise ReportError(f"{out}: {problem}")
         text = build(args)
         write_atomic(out, text.encode("utf-8"))
-    except (ReportError, DatasetError, PredictionsError, claims.ManifestError) as err:
+    except (ReportError, DatasetError, PredictionsError, claims.ManifestError, VerdictsError) as err:
         print(f"{PROG}: {err}", file=sys.stderr)
         return 2
     except OSError as err:

@@ -185,6 +185,48 @@ def recorded_claims(manifest: Any) -> Claims:
     return Claims(False, tuple((s, counts.get(s, 0)) for s in claims.STATUSES), rows)
 
 
+class VerdictsError(ValueError):
+    """A verdicts file that is not what ``python -m locomo_repro.claims --json`` writes for this manifest (one line)."""
+
+
+def read_verdicts(path: str, manifest: Any) -> Claims:
+    """Claims per status and every refuted one from a verdicts file of ``python -m locomo_repro.claims --json``.
+
+    The file must hold exactly one verdict per claim of ``manifest``, with the
+    manifest's status: verdicts of another manifest are refused, not shown.
+    """
+    import json
+
+    try:
+        data = json.loads(open(path, encoding="utf-8").read())
+    except OSError as err:
+        raise VerdictsError(f"{path}: cannot read: {err.strerror or err}") from None
+    except ValueError as err:
+        raise VerdictsError(f"{path}: not JSON: {err}") from None
+    rows = data.get("verdicts") if isinstance(data, dict) else None
+    keys = {"id": str, "status": str, "published": str, "measured": str, "ok": bool, "reason": str}
+    if not isinstance(rows, list) or not all(
+        isinstance(r, dict) and all(isinstance(r.get(k), t) for k, t in keys.items()) for r in rows
+    ):
+        raise VerdictsError(f"{path}: not a verdicts file of python -m locomo_repro.claims --json")
+    statuses = {c.id: c.status for c in manifest.claims}
+    got = {r["id"]: r for r in rows}
+    if len(got) != len(rows) or set(got) != set(statuses):
+        raise VerdictsError(f"{path}: its claims are not the manifest's ({len(got)} verdicts for {len(statuses)} claims)")
+    moved = next((i for i, r in got.items() if r["status"] != statuses[i]), None)
+    if moved is not None:
+        raise VerdictsError(f"{path}: {moved} is {got[moved]['status']}, the manifest says {statuses[moved]}")
+    ordered = [got[c.id] for c in manifest.claims]
+    counts = Counter(r["status"] for r in ordered)
+    refuted = tuple(
+        ClaimRow(r["id"], r["status"], r["published"], r["measured"], r["reason"], r["ok"])
+        for r in ordered
+        if r["status"] in claims.REFUTING
+    )
+    failing = tuple(r["id"] for r in ordered if not r["ok"])
+    return Claims(True, tuple((s, counts.get(s, 0)) for s in claims.STATUSES), refuted, failing)
+
+
 def measured_claims(manifest: Any, samples: Sequence[Sample], data_path: str | None, progress: TextIO | None) -> Claims:
     """Every claim measured now, as ``python -m locomo_repro.claims`` measures it (``claims.verdict``): minutes."""
     lab = claims.Lab(samples, data_path)
