@@ -1,9 +1,10 @@
 # The kit's make-style script.  LOCOMO_DATA points at locomo10.json (fetched on first use if unset).
 PY ?= python3
 OUT ?= out
+VS ?=           # a reference command for make bench, e.g. VS=/path/to/locomo-bench (a built Go binary)
 export LOCOMO_DATA
 
-.PHONY: run test bench sweeps answers stats check reach claims golden golden-check report reference-golden clean
+.PHONY: run test bench bench-readme sweeps answers stats check reach claims golden golden-check report reference-golden clean
 
 run:            ## the published default table
 	$(PY) -m locomo_repro
@@ -11,8 +12,11 @@ run:            ## the published default table
 test:           ## the whole test suite, every published claim included
 	$(PY) -m tox
 
-bench:          ## CPU seconds and peak memory of the default table
-	$(PY) -m locomo_repro.bench_perf --runs 5
+bench:          ## the speed table (CPU, wall, peak memory); VS="reference command" adds it, alternating, and ratios
+	$(PY) -m locomo_repro.bench_perf --runs 5 --vs "$(VS)"
+
+bench-readme:   ## the same, also written into README.md's speed section
+	$(PY) -m locomo_repro.bench_perf --runs 5 --vs "$(VS)" --readme README.md
 
 sweeps:         ## every sweep of the README
 	for s in k floor span band parts; do $(PY) -m locomo_repro -sweep $$s; done

@@ -6,12 +6,22 @@ in child processes, reads each child's resource usage (user + system CPU
 seconds and peak resident memory) from ``wait4``, and prints the median and
 the best run.  The reference Go benchmark takes 3.45 s CPU and 252 MiB for
 the default table on the 2-core machine the README's figures come from.
+
+``--table`` measures the rows of the README's speed section instead (the
+default table, ``-arms walk``, ``-sweep floor`` and the dataset ten times
+over, made in a temporary folder with each copy's sample ids suffixed) and
+prints a Markdown table of medians; with ``--vs CMD`` the reference command
+(a built binary, say) is run on the same flags, alternating with the kit run
+by run, and the table gives the ratios; ``--readme FILE`` writes the table
+between the file's ``<!-- bench -->`` and ``<!-- /bench -->`` lines.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import shlex
 import statistics
 import subprocess
 import sys
@@ -19,6 +29,19 @@ import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
+
+#: The kit's benchmark command.
+KIT: tuple[str, ...] = (sys.executable, "-m", "locomo_repro")
+#: The rows of the speed table: a label, whether it reads the dataset ten times over, and its flags.
+ROWS: tuple[tuple[str, bool, tuple[str, ...]], ...] = (
+    ("default table", False, ()),
+    ("`-arms walk`", False, ("-arms", "walk")),
+    ("`-sweep floor`", False, ("-sweep", "floor")),
+    ("locomo10 ×10 (100 conversations)", True, ()),
+)
+#: The lines around the table in the README.
+BEGIN, END = "<!-- bench -->", "<!-- /bench -->"
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,16 +53,17 @@ class Usage:
     rss_mib: float
 
 
-def measure(flags: Sequence[str]) -> Usage:
-    """Run the benchmark once with ``flags`` in a child process and account for it.
+def measure(flags: Sequence[str], command: Sequence[str] = KIT) -> Usage:
+    """Run ``command`` (the kit's benchmark unless told) once with ``flags`` in a child process and account for it.
 
     The child's stderr goes to a temporary file (a pipe could fill and stall
     the child while ``wait4`` waits); when the child fails, its last stderr
-    line is part of the error.
+    line is part of the error.  CPU counts the child's own children that it
+    waited for (worker processes); peak memory is the largest process's.
     """
     with tempfile.TemporaryFile() as err:
         start = time.perf_counter()
-        child = subprocess.Popen([sys.executable, "-m", "locomo_repro", *flags], stdout=subprocess.DEVNULL, stderr=err)
+        child = subprocess.Popen([*command, *flags], stdout=subprocess.DEVNULL, stderr=err)
         _, status, usage = os.wait4(child.pid, 0)
         wall = time.perf_counter() - start
         child.returncode = os.waitstatus_to_exitcode(status)
@@ -47,20 +71,105 @@ def measure(flags: Sequence[str]) -> Usage:
             err.seek(0)
             lines = err.read().decode("utf-8", "replace").splitlines()
             last = next((line.strip() for line in reversed(lines) if line.strip()), "")
-            raise SystemExit(f"locomo-repro {' '.join(flags)} exited with status {child.returncode}"
+            name = "locomo-repro" if tuple(command) == KIT else shlex.join(command)
+            raise SystemExit(f"{name} {' '.join(flags)} exited with status {child.returncode}"
                              + (f": {last}" if last else ""))
     return Usage(usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss / 1024)
+
+
+def tenfold(source: Path, folder: Path) -> Path:
+    """The dataset ten times over, written in ``folder``: copy ``r`` of a sample has ``-r`` after its id."""
+    samples = json.loads(source.read_bytes())
+    out = folder / "locomo10x10.json"
+    out.write_text(json.dumps([{**s, "sample_id": f"{s['sample_id']}-{r}"} for r in range(10) for s in samples]))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One row of the speed table: the kit's runs and the reference's (none without ``--vs``)."""
+
+    label: str
+    kit: list[Usage]
+    ref: list[Usage]
+
+
+def rows(runs: int, vs: Sequence[str], data: Path, only: int = 0) -> list[Row]:
+    """Every row of ``ROWS`` measured ``runs`` times, the kit and ``vs`` alternating (``vs`` first every
+    other run), both given ``-data`` and the row's flags (and ``-only``, when above 0)."""
+    out = []
+    with tempfile.TemporaryDirectory() as folder:
+        for label, ten, flags in ROWS:
+            given = ["-data", str(tenfold(data, Path(folder)) if ten else data), *flags]
+            given += ["-only", str(only)] if only else []
+            kit: list[Usage] = []
+            ref: list[Usage] = []
+            for run in range(runs):
+                turns = [(kit, KIT), (ref, vs)] if run % 2 == 0 else [(ref, vs), (kit, KIT)]
+                for into, command in turns:
+                    if command:
+                        into.append(measure(given, command))
+            out.append(Row(label, kit, ref))
+    return out
+
+
+def markdown(measured: Sequence[Row], runs: int, vs: Sequence[str]) -> str:
+    """The speed table: medians per row, and with a reference the kit's share of its CPU and wall time."""
+    med = statistics.median
+    head = f"Medians of {runs} runs on {os.cpu_count()} cores, whole process (workers included)"
+    if not vs:
+        lines = [head + ".", "", "| run | CPU | wall | peak |", "|---|---|---|---|"]
+        lines += [f"| {r.label} | {med(u.cpu for u in r.kit):.2f} s | {med(u.wall for u in r.kit):.2f} s | "
+                  f"{med(u.rss_mib for u in r.kit):,.0f} MiB |" for r in measured]
+        return "\n".join(lines) + "\n"
+    lines = [f"{head}, alternating with `{shlex.join(vs)}`.", "",
+             "| run | kit CPU | ref CPU | ratio | kit wall / ref wall | kit peak | ref peak |",
+             "|---|---|---|---|---|---|---|"]
+    for r in measured:
+        kit_cpu, ref_cpu = med(u.cpu for u in r.kit), med(u.cpu for u in r.ref)
+        wall = med(u.wall for u in r.kit) / med(u.wall for u in r.ref)
+        lines.append(f"| {r.label} | {kit_cpu:.2f} s | {ref_cpu:.2f} s | {kit_cpu / ref_cpu:.2f}× | {wall:.2f}× | "
+                     f"{med(u.rss_mib for u in r.kit):,.0f} MiB | {med(u.rss_mib for u in r.ref):,.0f} MiB |")
+    return "\n".join(lines) + "\n"
+
+
+def into_readme(readme: Path, text: str) -> None:
+    """Put ``text`` between the ``BEGIN`` and ``END`` lines of ``readme``, in place of what was there."""
+    lines = readme.read_text(encoding="utf-8").splitlines(keepends=True)
+    try:
+        start, stop = lines.index(BEGIN + "\n"), lines.index(END + "\n")
+    except ValueError:
+        raise SystemExit(f"{readme}: no {BEGIN} … {END} lines to write the table between") from None
+    if stop < start:
+        raise SystemExit(f"{readme}: {END} comes before {BEGIN}")
+    readme.write_text("".join([*lines[: start + 1], text, *lines[stop:]]), encoding="utf-8")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m locomo_repro.bench_perf", description=__doc__.splitlines()[0])
     p.add_argument("--runs", type=int, default=5, help="how many runs (default 5)")
-    p.add_argument("flags", nargs=argparse.REMAINDER, help="flags for locomo-repro, after --")
+    p.add_argument("--vs", metavar="CMD", default="",
+                   help="with no flags: also run this reference command (a built binary, say), alternating")
+    p.add_argument("--readme", metavar="FILE", type=Path,
+                   help=f"with no flags: write the table between the {BEGIN} and {END} lines of FILE")
+    p.add_argument("--only", type=int, default=0, metavar="N",
+                   help="with no flags: give every command -only N (a quick look)")
+    p.add_argument("flags", nargs=argparse.REMAINDER,
+                   help="flags for locomo-repro, after --; none: the speed table's rows")
     args = p.parse_args(argv)
     if args.runs < 1:
         print(f"{p.prog}: error: --runs must be at least 1, got {args.runs}", file=sys.stderr)
         return 2
     flags = [f for f in args.flags if f != "--"]
+    if not flags:
+        from ..data.dataset import resolve
+
+        vs = shlex.split(args.vs)
+        text = markdown(rows(args.runs, vs, resolve(), args.only), args.runs, vs)
+        print(text, end="")
+        if args.readme:
+            into_readme(args.readme, text)
+        return 0
     runs = [measure(flags) for _ in range(args.runs)]
     label = " ".join(["locomo-repro", *flags])
     print(f"{label}: {len(runs)} runs")

@@ -1,0 +1,72 @@
+"""bench_perf's speed table: each row's flags given to the kit and to --vs, run by run in turn; medians,
+ratios, and the README block rewritten in place."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from locomo_repro.bench import perf
+from locomo_repro.bench.perf import KIT, Row, Usage
+
+REF = ["/opt/go-bench", "-x"]
+
+
+def test_each_row_alternates_the_kit_and_the_reference_on_the_same_flags(tmp_path, monkeypatch):
+    data = tmp_path / "d.json"
+    data.write_text(json.dumps([{"sample_id": "a"}, {"sample_id": "b"}]))
+    calls: list[tuple[tuple[str, ...], list[str]]] = []
+    copies = set()
+
+    def fake(flags, command=KIT):
+        calls.append((tuple(command), list(flags)))
+        if flags[1] != str(data):
+            copies.add(flags[1])
+            copied = json.loads(open(flags[1]).read())
+            assert [s["sample_id"] for s in copied] == [f"{i}-{r}" for r in range(10) for i in "ab"]
+        return Usage(cpu=2.0 if tuple(command) == KIT else 4.0, wall=1.0, rss_mib=100.0)
+
+    monkeypatch.setattr(perf, "measure", fake)
+    measured = perf.rows(2, REF, data, only=3)
+    assert [r.label for r in measured] == [label for label, _, _ in perf.ROWS]
+    assert all(len(r.kit) == len(r.ref) == 2 for r in measured)
+    first = calls[:4]  # the default table: kit, reference, then reference, kit
+    assert [c[0] for c in first] == [KIT, tuple(REF), tuple(REF), KIT]
+    assert {tuple(c[1]) for c in first} == {("-data", str(data), "-only", "3")}
+    walk = calls[4][1]
+    assert walk == ["-data", str(data), "-arms", "walk", "-only", "3"]
+    (copy,) = copies  # the last row reads the copy ten times over; it goes with its temporary folder
+    assert calls[-1][1] == ["-data", copy, "-only", "3"] and not os.path.exists(copy)
+
+
+def test_the_table_gives_medians_and_the_kits_share_of_the_reference():
+    kit = [Usage(1.0, 2.0, 100.0), Usage(3.0, 4.0, 300.0), Usage(2.0, 3.0, 200.0)]
+    ref = [Usage(4.0, 6.0, 400.0), Usage(4.0, 6.0, 400.0), Usage(8.0, 6.0, 2400.0)]
+    text = perf.markdown([Row("default table", kit, ref)], 3, REF)
+    assert text.splitlines()[2:] == [
+        "| run | kit CPU | ref CPU | ratio | kit wall / ref wall | kit peak | ref peak |",
+        "|---|---|---|---|---|---|---|",
+        "| default table | 2.00 s | 4.00 s | 0.50× | 0.50× | 200 MiB | 400 MiB |",
+    ]
+    assert "alternating with `/opt/go-bench -x`" in text.splitlines()[0]
+    alone = perf.markdown([Row("default table", kit, [])], 3, [])
+    assert alone.splitlines()[2:] == ["| run | CPU | wall | peak |", "|---|---|---|---|",
+                                      "| default table | 2.00 s | 3.00 s | 200 MiB |"]
+
+
+def test_the_readme_block_is_replaced_and_nothing_else(tmp_path):
+    readme = tmp_path / "README.md"
+    readme.write_text(f"# Kit\n\n## Speed\n{perf.BEGIN}\nold\ntable\n{perf.END}\n\nafter\n")
+    perf.into_readme(readme, "new\n")
+    assert readme.read_text() == f"# Kit\n\n## Speed\n{perf.BEGIN}\nnew\n{perf.END}\n\nafter\n"
+
+
+def test_a_readme_without_the_block_is_refused_in_one_line(tmp_path):
+    readme = tmp_path / "README.md"
+    readme.write_text("# Kit\n")
+    with pytest.raises(SystemExit) as refused:
+        perf.into_readme(readme, "new\n")
+    assert str(refused.value.code) == f"{readme}: no {perf.BEGIN} … {perf.END} lines to write the table between"
+    assert readme.read_text() == "# Kit\n"
