@@ -1,13 +1,12 @@
 """Speed and memory of a benchmark command, measured as ``/usr/bin/time -v`` measures it.
 
-``python -m locomo_repro.bench_perf [--runs N] [-- FLAGS…]`` runs
-``python -m locomo_repro FLAGS…`` (the default table when no flags are given)
-in child processes, reads each child's resource usage (user + system CPU
+``python -m locomo_repro.bench_perf [--runs N] -- FLAGS…`` runs
+``python -m locomo_repro FLAGS…`` in child processes, reads each child's resource usage (user + system CPU
 seconds and peak resident memory) from ``wait4``, and prints the median and
 the best run.  The reference Go benchmark takes 3.45 s CPU and 252 MiB for
 the default table on the 2-core machine the README's figures come from.
 
-``--table`` measures the rows of the README's speed section instead (the
+With no flags it measures the rows of the README's speed section instead (the
 default table, ``-arms walk``, ``-sweep floor`` and the dataset ten times
 over, made in a temporary folder with each copy's sample ids suffixed) and
 prints a Markdown table of medians; with ``--vs CMD`` the reference command
