@@ -115,7 +115,7 @@ def rows(runs: int, vs: Sequence[str], data: Path, only: int = 0) -> list[Row]:
 def markdown(measured: Sequence[Row], runs: int, vs: Sequence[str]) -> str:
     """The speed table: medians per row, and with a reference the kit's share of its CPU and wall time."""
     med = statistics.median
-    head = f"Medians of {runs} runs on {os.cpu_count()} cores, whole process (workers included)"
+    head = f"Median of {runs} run{'s' if runs > 1 else ''} on {os.cpu_count()} cores, whole process (workers included)"
     if not vs:
         lines = [head + ".", "", "| run | CPU | wall | peak |", "|---|---|---|---|"]
         lines += [f"| {r.label} | {med(u.cpu for u in r.kit):.2f} s | {med(u.wall for u in r.kit):.2f} s | "
