@@ -1,4 +1,5 @@
-"""Results printed to a full disk (stdout on ``/dev/full``) end in one line on stderr and exit 2, no traceback: in refined and every ``python -m`` entry (``locomo_repro.entry.finish``)."""
+"""Results printed to a full disk (stdout on ``/dev/full``) end in one line on stderr and exit 2, no traceback:
+in refined and every ``python -m`` entry (``locomo_repro.entry.finish``)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""refined judge refuses a timeout or a pause that is not a finite number of seconds (nan, inf) and a base URL the HTTP library cannot use, in one line, exit 2."""
+"""refined judge refuses a timeout or a pause that is not a finite number of seconds (nan, inf) and a base URL
+the HTTP library cannot use, in one line, exit 2."""
 
 from __future__ import annotations
 
