@@ -7,13 +7,15 @@ a ``ProcessPoolExecutor`` and hands the outcomes back in dataset order.
 ``Report`` takes them in that order and keeps only what the printed tables,
 ``-show`` and ``-out`` need: a running tally per arm (fed record by record in
 the order ``experiment.table`` adds them, so every sum is the same float), the
-first ``-show`` questions per category, and the predictions as encoded text.
+first ``-show`` questions per category, and the predictions as encoded text in
+an anonymous temporary file (nothing is left behind if the run stops).
 The printed result is byte for byte what ``experiment``'s functions print over
 all the cases at once.
 """
 
 from __future__ import annotations
 
+import tempfile
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -129,23 +131,18 @@ def encoded(item: object) -> bytes:
     return dumps([item])[2:-3].encode()
 
 
-def joined(items: list[bytes]) -> bytes:
-    """A list's encoded items joined into the list ``dumps`` would write."""
-    return b"[\n" + b",\n".join(items) + b"\n]\n" if items else b"[]\n"
-
-
 class Report:
     """What a run prints, gathered from its conversations' outcomes in dataset order.
 
     ``show`` keeps that many questions per category for ``-show``;
-    ``predictions`` keeps the ``-out`` file's text.
+    ``predictions`` keeps the ``-out`` file's text, written as the list
+    ``dumps`` would write it one conversation at a time.
     """
 
     def __init__(self, settings: Settings, show: int = 0, quiet: bool = False, predictions: bool = False) -> None:
         self.settings = settings
         self.show = show
         self.quiet = quiet
-        self.keep = predictions
         self.conversations = self.sessions = self.turns = self.questions = 0
         self.lines: list[str] = []
         self.totals = [0, 0, 0, 0, 0]
@@ -153,7 +150,7 @@ class Report:
         self.tallies: list[dict[str, bench.Tally]] = [{} for _ in settings.passes()]
         self.shown: dict[str, list[bench.Record]] = {}
         self.picked: dict[int, int] = {}
-        self.encoded: list[bytes] = []
+        self.spool = tempfile.TemporaryFile() if predictions else None
 
     def add(self, o: Outcome) -> None:
         """Take one conversation's outcome (the next in dataset order); keep only what the report needs."""
@@ -180,8 +177,9 @@ class Report:
                     self.picked[r.category] = self.picked.get(r.category, 0) + 1
                     for a in arms:
                         self.shown.setdefault(a, []).append(records[a][i])
-        if self.keep:
-            self.encoded.append(encoded(prediction(o.sample, records)))
+        if self.spool is not None:
+            self.spool.write(b",\n" if self.spool.tell() else b"[\n")
+            self.spool.write(encoded(prediction(o.sample, records)))
 
     @property
     def arms(self) -> list[str]:
@@ -216,5 +214,10 @@ class Report:
         return "".join(out)
 
     def predictions(self) -> bytes:
-        """The ``-out`` file: every conversation's predictions, as ``dumps`` writes the list."""
-        return joined(self.encoded)
+        """The ``-out`` file: every conversation's predictions, as ``dumps`` writes the list (once: the
+        spool is closed)."""
+        assert self.spool is not None, "a report made without predictions"
+        with self.spool as spool:
+            spool.write(b"\n]\n" if spool.tell() else b"[]\n")
+            spool.seek(0)
+            return spool.read()
