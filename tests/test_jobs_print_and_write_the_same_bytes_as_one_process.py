@@ -8,6 +8,7 @@ all the cases at once, the way the kit computed them before it streamed.
 from __future__ import annotations
 
 import io
+import json
 
 import pytest
 
@@ -51,3 +52,16 @@ def test_a_sweep_with_two_jobs_prints_what_one_job_does(tmp_path, samples, capsy
 def test_jobs_below_one_are_refused():
     with pytest.raises(cli.UsageError, match="^-jobs must be at least 1, got 0$"):
         cli.options(cli.parser().parse_args(["-jobs", "0"]))
+
+
+def test_a_bad_sample_after_good_ones_is_one_line_with_nothing_written(tmp_path, samples, capsys):
+    """Conversations are read as they are asked, yet a bad one further on still refuses the whole file."""
+    from locomo_repro.data import dataset
+
+    raw = json.loads(dataset.resolve().read_bytes())[:1] + [{"sample_id": "bad", "qa": []}]
+    data = tmp_path / "bad.json"
+    data.write_text(json.dumps(raw))
+    assert cli.main(["-data", str(data), "-jobs", "2", "-out", str(tmp_path / "answers.json")]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == f"locomo-repro: {data}: sample bad: missing field 'conversation'\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.json"]

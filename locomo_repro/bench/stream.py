@@ -92,7 +92,8 @@ def outcomes(samples: Iterable[Sample], settings: Settings, jobs: int = 1) -> It
             yield conversation(sample, settings)
         return
     stemmer()  # NLTK is imported once, here, and forked workers inherit it
-    with ProcessPoolExecutor(jobs) as pool:
+    pool = ProcessPoolExecutor(jobs)
+    try:
         waiting: deque = deque()
         for sample in samples:
             waiting.append(pool.submit(conversation, sample, settings))
@@ -100,6 +101,8 @@ def outcomes(samples: Iterable[Sample], settings: Settings, jobs: int = 1) -> It
                 yield waiting.popleft().result()
         while waiting:
             yield waiting.popleft().result()
+    finally:  # a bad sample further on, or a stop: conversations not yet started are dropped
+        pool.shutdown(cancel_futures=True)
 
 
 def _percent(part: int, whole: int, places: int) -> str:
