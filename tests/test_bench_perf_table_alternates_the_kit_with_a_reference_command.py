@@ -70,3 +70,11 @@ def test_a_readme_without_the_block_is_refused_in_one_line(tmp_path):
         perf.into_readme(readme, "new\n")
     assert str(refused.value.code) == f"{readme}: no {perf.BEGIN} … {perf.END} lines to write the table between"
     assert readme.read_text() == "# Kit\n"
+
+
+def test_a_reference_command_that_is_not_there_is_refused_before_anything_runs(monkeypatch, capsys):
+    monkeypatch.setattr(perf, "measure", lambda *a, **k: pytest.fail("measured"))
+    assert perf.main(["--vs", "/nonexistent/go-bench -x"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == ("python -m locomo_repro.bench_perf: error: --vs /nonexistent/go-bench -x: "
+                                 "no such command\n")

@@ -21,6 +21,7 @@ import argparse
 import json
 import os
 import shlex
+import shutil
 import statistics
 import subprocess
 import sys
@@ -164,6 +165,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         from ..data.dataset import resolve
 
         vs = shlex.split(args.vs)
+        if vs and shutil.which(vs[0]) is None:
+            print(f"{p.prog}: error: --vs {args.vs}: no such command", file=sys.stderr)
+            return 2
         text = markdown(rows(args.runs, vs, resolve(), args.only), args.runs, vs)
         print(text, end="")
         if args.readme:
