@@ -4,6 +4,7 @@ and the kit's own predictions files, built once."""
 from __future__ import annotations
 
 import os
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,24 @@ settings.register_profile(
 )
 settings.register_profile("deep", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """Tests over files the kit does not ship (``@pytest.mark.outside("LOCOMO_PEERS")``) run only where the
+    variable names them; elsewhere they are left out of the run, and the summary says how many and why."""
+    left = [item for item in items if (m := item.get_closest_marker("outside")) and not os.environ.get(m.args[0])]
+    if left:
+        config.hook.pytest_deselected(items=left)
+        items[:] = [item for item in items if item not in left]
+    config.stash[LEFT_OUT] = Counter(item.get_closest_marker("outside").args[0] for item in left)
+
+
+def pytest_terminal_summary(terminalreporter, config) -> None:
+    for variable, count in sorted(config.stash.get(LEFT_OUT, Counter()).items()):
+        terminalreporter.write_line(f"left out: {count} tests over files the kit does not ship ({variable} not set)")
+
+
+LEFT_OUT = pytest.StashKey[Counter]()
 
 
 @pytest.fixture(scope="session")

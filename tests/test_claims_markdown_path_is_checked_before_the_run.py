@@ -6,11 +6,12 @@ from __future__ import annotations
 import pytest
 
 from locomo_repro import claims
+from locomo_repro.claims import report
 
 
 @pytest.fixture
 def no_run(monkeypatch):
-    monkeypatch.setattr(claims, "load", lambda *a: pytest.fail("the manifest was read"))
+    monkeypatch.setattr(report, "load", lambda *a: pytest.fail("the manifest was read"))
 
 
 def test_a_folder_is_refused_before_the_run(tmp_path, capsys, no_run):

@@ -319,8 +319,10 @@ def test_command_line_run_adds_the_model_arms_and_a_rerun_costs_nothing(tmp_path
         rerun = kit(tmp_path, "-model", "stub", "-base", stub.base_url, "-memo", str(memo), "-closed")
         assert len(stub.requests) == bought
     plain = kit(tmp_path, "-out", "without.json", key=False)
-    for done in (run, rerun, plain):
-        assert (done.returncode, done.stderr) == (0, "")
+    for done in (run, rerun, plain):  # stderr holds the run's signature and nothing else
+        assert done.returncode == 0 and done.stderr.startswith("signature: locomo-repro:")
+        assert done.stderr.count("\n") == 1
+    assert "|model:stub|" in run.stderr and "|model:" not in plain.stderr
 
     # what the model should have been asked: every question above the floor, per memory; the control, all
     (case,) = bench.build(samples[:1])
@@ -359,7 +361,9 @@ def test_command_line_failed_calls_are_counted_declines(tmp_path):
         failed = len(stub.requests)
     assert done.returncode == 0 and "Traceback" not in done.stderr
     assert done.stdout.splitlines()[-1] == f"model stub: {failed} questions asked, 0 answered from disk, {failed} bought, {failed} failed"
-    assert len(done.stderr.splitlines()) == model.SHOWN_FAILURES and "test-key" not in done.stderr
+    signature, *failures = done.stderr.splitlines()  # the run's signature, then the failures shown
+    assert len(failures) == model.SHOWN_FAILURES and signature.startswith("signature: ")
+    assert "test-key" not in done.stderr
     arms = table_arms(done.stdout)
     (overall,) = [line.split() for line in done.stdout.splitlines() if line.startswith("overall")]
     quiet = dict(zip(arms, overall[4::3]))

@@ -14,7 +14,7 @@ from locomo_repro.score import official
 from locomo_repro.score.predictions import read
 
 PEERS = os.environ.get("LOCOMO_PEERS")
-pytestmark = pytest.mark.skipif(not PEERS, reason="LOCOMO_PEERS not set: the peers' published files are not at hand")
+pytestmark = pytest.mark.outside("LOCOMO_PEERS")
 
 ARMS = {
     "memobase": "memobase/memobase_eval_0710_3000.json",
