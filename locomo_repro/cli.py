@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, NoReturn, TextIO
 from pathlib import Path
 
 from .bench.names import ARM_SETS, STEPS
+from .data.atomic import flushed, silence_stdout
 from .data.dataset import DatasetError, Sample, load, load_each, resolve, write_atomic
 from .read.model import DEFAULT_BASE_URL, DEFAULT_MEMO, KEY_VARIABLES, Model, api_key, open_model
 from .read.reader import Options
@@ -270,7 +271,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return report(argv[1:])
     try:
         args = parser().parse_args(argv)
-        return run(args)
+        return flushed(run(args))
     except UsageError as err:
         print(f"{PROG}: {err} (see {PROG} --help)", file=sys.stderr)
         return 2
@@ -278,9 +279,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{PROG}: {err}", file=sys.stderr)
         return 2
     except BrokenPipeError:
+        silence_stdout()
         return 1
     except OSError as err:  # an output that could not be written after all: a file names itself, else stdout
         print(f"{PROG}: {err}" if err.filename else f"{PROG}: standard output: {err.strerror or err}", file=sys.stderr)
+        silence_stdout()
         return 2
     except KeyboardInterrupt:  # a stopped model run resumes from its memo folder
         print(f"{PROG}: interrupted", file=sys.stderr)

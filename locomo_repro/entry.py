@@ -4,29 +4,22 @@ stderr and exit status 2, and a reader that went away (``| head``) is exit statu
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Callable
 from typing import NoReturn
+
+from .data.atomic import flushed, silence_stdout
 
 
 def finish(main: Callable[[], int], prog: str) -> NoReturn:
     """``raise SystemExit(main())``, with the failures of printing the results said in one line."""
     try:
-        status = main()
-        sys.stdout.flush()
+        status = flushed(main())
     except BrokenPipeError:
         status = 1
-        _quiet_stdout()
+        silence_stdout()
     except OSError as err:  # a file the command could not write says which; otherwise it was stdout
         print(f"{prog}: {err.filename or 'standard output'}: {err.strerror or err}", file=sys.stderr)
         status = 2
-        _quiet_stdout()
+        silence_stdout()
     raise SystemExit(status)
-
-
-def _quiet_stdout() -> None:
-    """Point stdout at /dev/null, so the interpreter's last flush of what is left cannot fail again."""
-    null = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(null, sys.stdout.fileno())
-    os.close(null)

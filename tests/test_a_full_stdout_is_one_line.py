@@ -14,6 +14,13 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def child_env() -> dict[str, str]:
+    """The kit in a child interpreter, stdout buffered as a user's is (PYTHONUNBUFFERED would hide a failure
+    that comes only with the last flush)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    return {**env, "PYTHONPATH": str(ROOT)}
+
+
 @pytest.fixture
 def full():
     if not os.path.exists("/dev/full"):
@@ -27,7 +34,7 @@ def test_refined_export_to_a_full_stdout(tmp_path, full):
     data.write_text(json.dumps([{"sample_id": "s", "qa": [], "conversation": {"speaker_a": "A", "speaker_b": "B"}}]))
     done = subprocess.run([sys.executable, "-m", "locomo_repro.refined", "export", "--data", str(data),
                            "--out", str(tmp_path / "o")], stdout=full, stderr=subprocess.PIPE, text=True,
-                          env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=120)
+                          env=child_env(), timeout=120)
     assert done.returncode == 2
     assert done.stderr == "error: standard output: No space left on device\n"
 
@@ -52,7 +59,7 @@ def test_a_python_m_entry_to_a_full_stdout(tmp_path, full, module, args):
     (tmp_path / "d.json").write_text(json.dumps(DATASET))
     argv = [a.format(p=tmp_path / "p.json", d=tmp_path / "d.json") for a in args]
     done = subprocess.run([sys.executable, "-m", f"locomo_repro.{module}", *argv], stdout=full,
-                          stderr=subprocess.PIPE, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=300)
+                          stderr=subprocess.PIPE, text=True, env=child_env(), timeout=300)
     assert done.returncode == 2
     assert done.stderr.splitlines()[-1] == f"python -m locomo_repro.{module}: standard output: No space left on device"
     assert "Traceback" not in done.stderr
@@ -60,7 +67,7 @@ def test_a_python_m_entry_to_a_full_stdout(tmp_path, full, module, args):
 
 def test_the_command_line_to_a_full_stdout_and_out_on_a_full_device(tmp_path, full):
     (tmp_path / "d.json").write_text(json.dumps(DATASET))
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env = child_env()
     run = [sys.executable, "-m", "locomo_repro", "-data", str(tmp_path / "d.json"), "-quiet"]
     done = subprocess.run(run, stdout=full, stderr=subprocess.PIPE, text=True, env=env, timeout=300)
     assert (done.returncode, done.stderr.splitlines()[-1]) == (2, "locomo-repro: standard output: No space left on device")

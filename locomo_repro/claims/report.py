@@ -94,7 +94,7 @@ def summary(verdicts: Sequence[Verdict], markdown: bool = False) -> str:
     fmt = "github" if markdown else "simple"
 
     def title(text: str) -> str:
-        return f"## {text}" if markdown else text
+        return f"### {text}" if markdown else text
 
     counts = Counter(v.claim.status for v in verdicts)
     rows = [[s, counts.get(s, 0)] for s in STATUSES] + [["total", len(verdicts)]]

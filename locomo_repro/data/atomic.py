@@ -35,6 +35,7 @@ import re
 import secrets
 import signal
 import stat
+import sys
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -90,6 +91,21 @@ def write_files(files: Iterable[tuple[str | os.PathLike[str], bytes]]) -> None:
                 with contextlib.suppress(OSError):
                     os.unlink(temp)
             raise
+
+
+def flushed(status: int) -> int:
+    """``status`` once everything printed has reached stdout: the flush happens here, inside the caller's
+    error handling, not at interpreter exit, where a full disk would end the process with status 120."""
+    sys.stdout.flush()
+    return status
+
+
+def silence_stdout() -> None:
+    """Point stdout at /dev/null after a failed print, so the interpreter's last flush of what is left
+    cannot fail again (and turn a one-line error into a traceback)."""
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, sys.stdout.fileno())
+    os.close(null)
 
 
 def unwritable(dest: str | os.PathLike[str]) -> str | None:

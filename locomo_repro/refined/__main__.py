@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ..data.atomic import flushed, silence_stdout
 from ..read.chat import ChatClient, is_http_url, key_problem
 from ..score import signature
 from . import export, judge, predict, score, summary
@@ -301,7 +302,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return args.run(args)
+        return flushed(args.run(args))
     except (Usage, InputError) as exc:
         _err(f"error: {exc}")
         return 2
@@ -313,6 +314,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except OSError as exc:  # the results could not be printed (stdout on a full disk, a closed pipe)
         _err(f"error: standard output: {exc.strerror or exc}")
+        silence_stdout()
         return 2
 
 
