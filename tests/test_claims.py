@@ -409,6 +409,13 @@ def _with_default(parser, **defaults):
 
 def test_a_claim_of_the_official_scorer_is_skipped_naming_it_when_the_scorer_is_not_here(monkeypatch):
     monkeypatch.setattr(official, "locate", lambda path=None: None)
+    fetched = []
+
+    def no_network(*args, **kw):
+        fetched.append(args)
+        raise official.OfficialUnavailable("cannot download it (no network); pass its path or set LOCOMO_EVALUATION_PY")
+
+    monkeypatch.setattr(official, "fetch", no_network)
 
     def kit_metric(*args):
         raise AssertionError("the kit's metric stood in for the official scorer")
@@ -416,8 +423,10 @@ def test_a_claim_of_the_official_scorer_is_skipped_naming_it_when_the_scorer_is_
     monkeypatch.setattr(official, "kit_eval_question_answering", kit_metric)
     for cid in ("metric.check.graph.single-hop.f1", "metric.empty-context"):
         got = claims.verdict(MANIFEST.claim(cid), claims.Lab([]), MANIFEST)
-        assert got.missing.startswith("the official evaluation.py: set LOCOMO_EVALUATION_PY"), got
+        assert got.missing == ("the official evaluation.py (cannot download it (no network); pass its path or set "
+                               "LOCOMO_EVALUATION_PY)"), got
         assert got.ok and got.holds is None and got.shown == "—"
+    assert len(fetched) == 2  # after the environment and the cache, a fetch was tried, once per lab
     text = claims.summary([claims.verdict(MANIFEST.claim("metric.empty-context"), claims.Lab([]), MANIFEST)])
     assert "not measured here (1)" in text and "metric.empty-context" in text and "FAILING" not in text
 

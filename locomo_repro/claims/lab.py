@@ -151,23 +151,27 @@ class Lab:
         return self.memo(("default-run",), printed)
 
     def scorer(self) -> official.Scorer:
-        """The official ``eval_question_answering``, from the evaluation.py ``official.locate`` finds
-        (``$LOCOMO_EVALUATION_PY``, else the cache).
+        """The official ``eval_question_answering``, found as the kit finds it everywhere
+        (``$LOCOMO_EVALUATION_PY``, else the cache, else fetched at the pinned commit and sha-checked).
 
-        Raises :class:`NotAtHand` when there is none on this machine: the kit's
-        own metric never stands in for it.  A file that is there but is not the
-        pinned scorer is a ValueError naming it.
+        Raises :class:`NotAtHand` when none can be had (the fetch is tried once per lab): the kit's own
+        metric never stands in for it.  A file that is named or cached but is not the pinned scorer is a
+        ValueError naming it.
         """
-        where = official.locate()
-        if where is None:
-            raise NotAtHand(
-                f"the official evaluation.py: set {official.ENV} to it, or fetch it into {official.cache_path()} "
-                "(make golden)"
-            )
-        try:
-            return self.memo(("scorer", str(where)), lambda: official.official_scorer(where))
-        except official.OfficialUnavailable as err:
-            raise ValueError(str(err)) from None
+
+        def load() -> official.Scorer | NotAtHand:
+            named = official.locate()
+            try:
+                return official.official_scorer(named)
+            except official.OfficialUnavailable as err:
+                if named is not None:
+                    raise ValueError(str(err)) from None
+                return NotAtHand(f"the official evaluation.py ({err})")
+
+        found = self.memo(("scorer",), load)
+        if isinstance(found, NotAtHand):
+            raise NotAtHand(str(found))
+        return found
 
     def check(self, run: Run | str) -> dict:
         """The make-check table of a run: per arm and row, (F1, evidence recall) as the official scorer reports them,
