@@ -54,6 +54,7 @@ DATASET = [{"sample_id": "s1", "qa": [{"question": "Where did Ann go?", "answer"
     ("stats", ["{p}"]),
     ("reach", ["--data", "{d}"]),
 ])
+@pytest.mark.slow
 def test_a_python_m_entry_to_a_full_stdout(tmp_path, full, module, args):
     (tmp_path / "p.json").write_text(json.dumps(PREDICTIONS))
     (tmp_path / "d.json").write_text(json.dumps(DATASET))
@@ -65,6 +66,7 @@ def test_a_python_m_entry_to_a_full_stdout(tmp_path, full, module, args):
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_the_command_line_to_a_full_stdout_and_out_on_a_full_device(tmp_path, full):
     (tmp_path / "d.json").write_text(json.dumps(DATASET))
     env = child_env()

@@ -13,6 +13,7 @@ from locomo_repro.data import dataset
 LINE = re.compile(r"  (median|best  )  cpu +(\d+\.\d\d) s   wall +(\d+\.\d\d) s   peak rss +(\d+\.\d) MiB")
 
 
+@pytest.mark.slow
 def test_one_run_of_one_conversation_prints_median_and_best(capsys):
     data = str(dataset.resolve())
     assert bench_perf.main(["--runs", "1", "--", "-data", data, "-only", "1", "-quiet"]) == 0

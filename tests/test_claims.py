@@ -210,6 +210,7 @@ def test_a_measurement_halfway_between_two_simple_fractions_is_named_by_neither(
     assert not claims.names_fraction(Fraction(1, 5), halfway)
 
 
+@pytest.mark.slow
 @given(st.integers(min_value=0, max_value=10**6))
 def test_a_count_agrees_with_itself_printed_with_thousands_separators(n):
     claim = _claim(f"{n:,}", "1")
@@ -365,6 +366,7 @@ def test_a_refuted_by_reconstruction_claim_asserts_what_the_rebuild_measures():
     assert not agreeing.ok and "agrees with the publication" in agreeing.problem
 
 
+@pytest.mark.slow
 def test_builds_are_made_once_and_shared_with_the_lab(samples):
     one = samples[:1]
     builds = claims.Builds(one)
@@ -384,6 +386,7 @@ def test_the_command_lines_defaults_are_the_readers_options():
     assert cli.options(args) == Options()
 
 
+@pytest.mark.slow
 def test_the_settings_claims_read_the_line_the_default_command_prints(samples, monkeypatch):
     one = samples[:1]
     assert "k=5 floor=0.30 span=4 band=0.90 parts=2" in claims.Lab(one).default_run().splitlines()

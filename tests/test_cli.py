@@ -66,6 +66,7 @@ def test_quick_run_prints_the_table_on_stdout_only(samples, capsys):
     assert err.startswith("signature: locomo-repro:") and err.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_sweep_progress_goes_to_stderr(samples, capsys):
     out = io.StringIO()
     args = cli.parser().parse_args(["-only", "1", "-sweep", "parts"])

@@ -276,6 +276,7 @@ def test_off_leaves_the_claims_and_on_changes_only_sentences_with_a_bound_subjec
         assert {c.subject for c in new[at, said] if c.predicate != "named"} <= persons
 
 
+@pytest.mark.slow
 def test_off_prints_nothing_new_and_on_prints_the_share(samples):
     one = samples[:1]
     for flags, line in (([], False), (["-coref"], True)):

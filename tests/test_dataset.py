@@ -508,6 +508,7 @@ def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.Complet
     ],
     ids=["missing", "not json", "no conversation"],
 )
+@pytest.mark.slow
 def test_cli_bad_data_is_exit_2_and_one_line(tmp_path, contents, says):
     bad = tmp_path / "bad.json"
     if contents is not None:
@@ -521,6 +522,7 @@ def test_cli_bad_data_is_exit_2_and_one_line(tmp_path, contents, says):
     assert lines[0].startswith("locomo-repro: ") and str(bad) in lines[0] and says in lines[0]
 
 
+@pytest.mark.slow
 def test_cli_missing_locomo_data_is_exit_2_and_one_line(tmp_path):
     done = run_cli(env={"LOCOMO_DATA": str(tmp_path / "gone.json")})
     assert done.returncode == 2 and done.stdout == ""

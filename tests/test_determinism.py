@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = ("1", "12345")
 COMMAND = ("-only", "2", "-out", "answers.json")
@@ -35,6 +37,7 @@ def test_the_seeds_do_change_set_order():
     assert len(orders) == 2
 
 
+@pytest.mark.slow
 def test_stdout_and_predictions_are_byte_identical_under_two_hash_seeds(tmp_path):
     runs = {}
     for seed in SEEDS:

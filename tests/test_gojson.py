@@ -145,6 +145,7 @@ def same(decoded: object, value: object) -> bool:
     return type(decoded) is type(value) and decoded == value
 
 
+@pytest.mark.slow
 @given(VALUES)
 def test_round_trip(value):
     text = dumps(value)

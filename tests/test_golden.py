@@ -107,6 +107,7 @@ def test_grade(data):
     )
 
 
+@pytest.mark.slow
 def test_replies(data):
     replies = golden.reply_rows(data)
     assert [r.recipe for r in replies[: len(golden.RECIPES)]] == list(golden.RECIPES)
@@ -152,6 +153,7 @@ def test_recall_agrees_with_the_go_rule_on_turn_id_contexts(data):
     assert not bad, report(bad)
 
 
+@pytest.mark.slow
 def test_regenerating_with_the_kit_scorer_is_byte_identical(tmp_path, data_path, capsys):
     out = tmp_path / "golden"
     assert golden.main(["--out", str(out), "--scorer", "kit", "--data", data_path]) == 0
@@ -189,6 +191,7 @@ def eval_question_answering(qas, eval_key="prediction", metric="f1"):
 '''
 
 
+@pytest.mark.slow
 def test_the_official_adapter_with_a_stand_in(tmp_path, data, capsys):
     path = tmp_path / "evaluation.py"
     path.write_text(STAND_IN, encoding="utf-8")
@@ -203,6 +206,7 @@ def test_the_official_adapter_with_a_stand_in(tmp_path, data, capsys):
     assert capsys.readouterr().out == ""  # the scorer's prints are swallowed
 
 
+@pytest.mark.slow
 def test_the_official_scorer_reproduces_golden(tmp_path, data_path, official_scorer, capsys):
     capsys.readouterr()  # a fetch, if the fixture made one, said so on stderr
     out = tmp_path / "golden"
@@ -284,6 +288,7 @@ def test_offline_download_is_one_error_line(tmp_path, data_path, capsys, monkeyp
     assert not (tmp_path / "cache" / "locomo-repro").exists()
 
 
+@pytest.mark.slow
 def test_unwritable_out_is_one_line(tmp_path, data_path, capsys):
     blocker = tmp_path / "file"
     blocker.write_text("", encoding="utf-8")

@@ -39,6 +39,7 @@ def test_small_command_loads_neither_nltk_nor_numpy_nor_the_memories(argv):
     assert not [m for m in modules if m.startswith(("locomo_repro.arms", "locomo_repro.bench.experiment"))], modules
 
 
+@pytest.mark.slow
 def test_a_run_does_load_them(tmp_path):
     """The check above can fail: a command that builds memories holds NLTK, numpy and the arms."""
     data = tmp_path / "missing.json"

@@ -93,6 +93,7 @@ def test_names_of_the_walks(tiny):
         Path(tiny, 0)
 
 
+@pytest.mark.slow
 def test_one_hop_cites_what_the_reference_arm_cited(samples, reference_dir):
     """Path(k) and Path(k, 1, guided=False) against the reference's path contexts for conv-26 (their digests
     in the reference's answers-walk.json)."""
@@ -111,6 +112,7 @@ def test_one_hop_cites_what_the_reference_arm_cited(samples, reference_dir):
         assert digest(unguided.recall(q.text, 5)) == context
 
 
+@pytest.mark.slow
 def test_further_reaches_more_and_guided_reaches_less(samples):
     s = samples[1]
     k = knowledge(s)

@@ -27,6 +27,7 @@ def run(tmp_path, *argv: str) -> tuple[str, bytes | None]:
     return out.getvalue(), target.read_bytes() if target.exists() else None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv", [[], ["-arms", "walk", "-show", "3"]], ids=["main", "walk-show"])
 def test_two_jobs_print_and_write_what_one_job_does(tmp_path, samples, argv):
     one = run(tmp_path, *argv, "-jobs", "1")
@@ -41,6 +42,7 @@ def test_two_jobs_print_and_write_what_one_job_does(tmp_path, samples, argv):
     assert written == dumps(cli.predictions(samples[:2], records)).encode()
 
 
+@pytest.mark.slow
 def test_a_sweep_with_two_jobs_prints_what_one_job_does(tmp_path, samples, capsys):
     one = run(tmp_path, "-sweep", "parts", "-jobs", "1")
     two = run(tmp_path, "-sweep", "parts", "-jobs", "2")
@@ -54,6 +56,7 @@ def test_jobs_below_one_are_refused():
         cli.options(cli.parser().parse_args(["-jobs", "0"]))
 
 
+@pytest.mark.slow
 def test_a_bad_sample_after_good_ones_is_one_line_with_nothing_written(tmp_path, samples, capsys):
     """Conversations are read as they are asked, yet a bad one further on still refuses the whole file."""
     from locomo_repro.data import dataset

@@ -40,6 +40,7 @@ PEERS = os.environ.get("LOCOMO_PEERS")
 MEMOBASE = "memobase/memobase_eval_0710_3000.json"
 
 
+@pytest.mark.slow
 @pytest.mark.outside("LOCOMO_PEERS")
 def test_every_f1_and_bleu_of_memobases_file_comes_out_exactly():
     data = json.loads((Path(PEERS) / MEMOBASE).read_text())

@@ -170,6 +170,7 @@ def test_normalise_properties(text):
     assert out == " ".join(out.split())
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(ANY, ANY)
 def test_f1_properties(a, b):
@@ -195,6 +196,7 @@ def test_cached_stem_is_nltk_stem(word):
     st.lists(st.text(max_size=8), max_size=4),
     st.lists(st.text(max_size=8), max_size=4),
 )
+@pytest.mark.slow
 def test_nothing_raises_and_scores_stay_in_range(category, reply, answer, evidence, context):
     assert 0.0 <= grade(category, reply, answer) <= 1.0
     assert 0.0 <= parts(reply, answer) <= 1.0

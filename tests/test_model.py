@@ -310,6 +310,7 @@ def kit(tmp_path: Path, *argv: str, key: bool = True) -> subprocess.CompletedPro
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
 
 
+@pytest.mark.slow
 def test_command_line_run_adds_the_model_arms_and_a_rerun_costs_nothing(tmp_path, samples):
     memo = tmp_path / "said"
     with Stub(answer_stub) as stub:
@@ -355,6 +356,7 @@ def test_command_line_run_adds_the_model_arms_and_a_rerun_costs_nothing(tmp_path
             assert got[f"{memory}+model_prediction_context"] == got[f"{memory}_prediction_context"]
 
 
+@pytest.mark.slow
 def test_command_line_failed_calls_are_counted_declines(tmp_path):
     with Stub(lambda body, n: (401, {"error": "bad key"}, 0)) as stub:
         done = kit(tmp_path, "-model", "stub", "-base", stub.base_url, "-memo", "", "-quiet")

@@ -56,6 +56,7 @@ def key(monkeypatch, tmp_path):
     monkeypatch.setenv("HANZO_API_KEY", "test-key")
 
 
+@pytest.mark.slow
 def test_eight_at_once_print_and_keep_what_one_at_a_time_does(tmp_path, key, samples):
     with Stub(by_prompt) as stub:
         one = run(tmp_path, stub.base_url, 1, "one")
@@ -92,6 +93,7 @@ def test_one_prompt_asked_by_two_threads_at_once_is_bought_once(tmp_path):
     assert said == ["Paris", "Paris"] and asked == ["Where?"] and memo.hits == 1
 
 
+@pytest.mark.slow
 def test_requests_are_in_flight_together(tmp_path, key, samples):
     meet = threading.Barrier(2, timeout=60)
 

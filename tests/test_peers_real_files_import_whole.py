@@ -39,6 +39,7 @@ def test_each_file_imports_with_all_1540_questions_matched(converted):
         assert all(f"{arm}_prediction" in qa and f"{arm}_judge" in qa for qa in qas)
 
 
+@pytest.mark.slow
 def test_the_official_f1_per_category_is_the_official_evaluation_py_s(converted, official_scorer):
     predictions = read(converted)
     assert official.scores(predictions, official_scorer) == official.scores(

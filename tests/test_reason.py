@@ -276,6 +276,7 @@ RULES = (
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(triples, st.lists(st.sampled_from(RULES), min_size=1, max_size=3), st.integers(0, 4))
 def test_engine_equals_literal_reference(facts, rules, depth):

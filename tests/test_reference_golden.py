@@ -70,6 +70,7 @@ def test_every_output_is_committed_and_listed_in_the_readme():
         assert f"| `{output.golden}` |" in readme
 
 
+@pytest.mark.slow
 def test_nothing_kept_quotes_the_dataset(samples):
     """No question, answer or speaker name of locomo10 appears in any kept file."""
     kept = "\n".join(p.read_text() for p in GOLDEN.iterdir() if p.name != "README.md")

@@ -212,6 +212,7 @@ def read_jsonl(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
+@pytest.mark.slow
 def test_locomo10_export_predict_score(tmp_path, monkeypatch, capsys):
     pub = tmp_path / "pub"
     assert main(["export", "--data", str(data_path()), "--out", str(pub)]) == 0

@@ -133,6 +133,7 @@ def test_rate_limit_then_success_waits_the_rate_limit_pause(files, capsys):
     assert "failed (HTTP 429:" in err and "retrying in 0.05s" in err
 
 
+@pytest.mark.slow
 def test_timeout_then_success(files, capsys):
     retried = threading.Event()
 

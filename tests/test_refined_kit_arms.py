@@ -26,6 +26,7 @@ def read_jsonl(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines()]
 
 
+@pytest.mark.slow
 def test_every_arm_of_every_arm_set_is_registered_with_a_set_that_builds_it(samples):
     built = {arm_set: {a.name for a in bench.build(samples[:1], arm_set)[0].arms} for arm_set in bench.ARM_SETS}
     assert set(predict.KIT_ARMS) == set().union(*built.values())
@@ -70,6 +71,7 @@ def test_export_predict_graph_score_and_the_answers_are_the_benchs(tmp_path, bui
     assert summary["overall"]["f1_score"] == pytest.approx(mean)
 
 
+@pytest.mark.slow
 def test_a_question_or_conversation_not_in_the_dataset_is_an_arm_error(tmp_path, capsys):
     answer = predict.answerer("vector", str(data_path()))
     with pytest.raises(predict.ArmError, match="no conversation 'conv-0'"):

@@ -80,6 +80,7 @@ def overlap_by_removal(got: list[str], want: list[str]) -> int:
     return hits
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(WORDS, WORDS)
 def test_f1_and_bleu_agree_with_a_crossing_out_count(p, r):
@@ -96,6 +97,7 @@ def test_f1_and_bleu_agree_with_a_crossing_out_count(p, r):
     assert bleu1(pred, ref) == pytest.approx(penalty * precision, rel=1e-12)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(WORDS, WORDS, st.randoms(use_true_random=False))
 def test_f1_is_symmetric_bounded_and_order_and_case_free(p, r, rnd: random.Random):

@@ -91,6 +91,7 @@ def test_bad_arguments_are_one_line_and_exit_2(argv, says, tmp_path, capsys):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_a_bad_predictions_file_is_named_in_one_line_and_nothing_is_written(tmp_path, capsys, monkeypatch):
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: real("json") if name == "matplotlib" else real(name, *a))
@@ -108,6 +109,7 @@ def test_an_output_in_an_unwritable_place_is_refused_before_any_work(tmp_path, c
     assert capsys.readouterr().err == f"locomo-repro report: {tmp_path}: is a folder\n"
 
 
+@pytest.mark.slow
 def test_a_report_over_one_conversation_holds_both_arm_sets_and_a_signature_per_figure(samples, tmp_path, capsys):
     pytest.importorskip("matplotlib", reason="the report extra (matplotlib) is not installed")
     out = tmp_path / "r.html"
@@ -123,6 +125,7 @@ def test_a_report_over_one_conversation_holds_both_arm_sets_and_a_signature_per_
     assert len([a for _, a in tags if "data-floor" in a]) == 21 * (4 + 7)
 
 
+@pytest.mark.slow
 def test_the_command_line_and_the_figures_numbers_need_no_matplotlib():
     import subprocess
     import sys

@@ -73,6 +73,7 @@ def test_too_many_conversations_for_the_exact_bootstrap_is_refused_in_one_line()
         figures.categories(many)
 
 
+@pytest.mark.slow
 def test_the_tradeoff_at_the_published_floors_is_the_floor_sweep(samples):
     cases = bench.build(samples[:1], "main")
     printed = bench.sweep(cases, Options(), "floor").splitlines()

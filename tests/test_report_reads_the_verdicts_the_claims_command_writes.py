@@ -87,6 +87,7 @@ def test_the_claims_command_refuses_an_unwritable_json_path_before_measuring(tmp
     assert capsys.readouterr().err == f"locomo-repro: --json {tmp_path}: is a folder\n"
 
 
+@pytest.mark.slow
 def test_the_page_shows_the_verdicts_file_and_signs_it(samples, tmp_path, capsys):
     pytest.importorskip("matplotlib", reason="the report extra (matplotlib) is not installed")
     from locomo_repro.score import signature

@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 import json
 
+import pytest
+
 from locomo_repro import cli
 from locomo_repro.data import dataset
 from locomo_repro.go.json import dumps
@@ -30,6 +32,7 @@ def signature_lines(err: str) -> list[str]:
     return [line for line in err.splitlines() if line.startswith("signature: ")]
 
 
+@pytest.mark.slow
 def test_the_default_run_prints_its_signature_on_stderr_only(samples, capsys):
     out = io.StringIO()
     args = cli.parser().parse_args(["-only", "1", "-quiet", "-k", "3"])
@@ -41,6 +44,7 @@ def test_the_default_run_prints_its_signature_on_stderr_only(samples, capsys):
     assert "signature" not in out.getvalue()
 
 
+@pytest.mark.slow
 def test_a_sweep_names_the_swept_setting(samples, capsys):
     out = io.StringIO()
     assert cli.run(cli.parser().parse_args(["-only", "1", "-sweep", "parts", "-arms", "factor"]), out) == 0

@@ -29,6 +29,7 @@ def conv26(samples):
     return walk.sample, walk.vocab, memories
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["vector", "graph", "path", "oracle", "scoped", "span"])
 def test_cites_at_k_are_the_first_k_of_a_longer_list(conv26, name):
     sample, _, memories = conv26

@@ -165,6 +165,7 @@ def stores(draw, finite=True):
     return dim, rows, draw(vector)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(stores(), st.integers(-1, 14), st.sampled_from([None, "p", "q"]))
 def test_search_equals_dense_sequential_reference(data, k, space):
@@ -182,6 +183,7 @@ def test_search_equals_dense_sequential_reference(data, k, space):
     assert [(m.id, bits(m.score)) for m in got] == [(id, bits(x)) for id, x in want]
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(stores(finite=False))
 def test_non_finite_scores_equal_dense_reference(data):
@@ -196,6 +198,7 @@ def test_non_finite_scores_equal_dense_reference(data):
     assert got == want
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(stores(), st.randoms(use_true_random=False))
 def test_order_is_total_and_independent_of_insertion_order(data, rnd):

@@ -288,6 +288,7 @@ def samples():
     return dataset.load()
 
 
+@pytest.mark.slow
 def test_claims_per_conversation_match_the_reference(samples):
     got = {}
     for s in samples:
