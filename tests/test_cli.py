@@ -73,3 +73,18 @@ def test_sweep_progress_goes_to_stderr(samples, capsys):
     assert cli.run(args, out) == 0
     assert len(out.getvalue().splitlines()) == 3 + 2 + 4  # counts, blank, subjects; header; four values
     assert capsys.readouterr().err.count("parts=") == 4
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_show_over_conversations_without_questions_prints_the_headings_alone(tmp_path, capsys, jobs):
+    data = tmp_path / "d.json"
+    data.write_text(
+        '[{"sample_id": "s1", "qa": [], "conversation": {"speaker_a": "Ann", "speaker_b": "Bob",'
+        ' "session_1_date_time": "1:56 pm on 8 May, 2023",'
+        ' "session_1": [{"speaker": "Ann", "dia_id": "D1:1", "text": "I went to Paris."}]}}]'
+    )
+    out = io.StringIO()
+    assert cli.run(cli.parser().parse_args(["-data", str(data), "-quiet", "-show", "3", "-jobs", jobs]), out) == 0
+    shown = out.getvalue()[out.getvalue().index("\n== single hop ==") :]
+    assert shown == "".join(f"\n== {name} ==\n" for name in ("single hop", "multi hop", "temporal", "open domain",
+                                                              "adversarial"))

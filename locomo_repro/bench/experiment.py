@@ -383,7 +383,7 @@ def tally_table(tallies: dict[str, Tally]) -> str:
 def show(records: dict[str, list[Record]], n: int) -> str:
     """Up to ``n`` questions per category, each arm's reply and score side by side."""
     arms = sorted(records)
-    first = records[arms[0]]
+    first = records[arms[0]] if arms else []  # a dataset without questions: the headings alone
     out: list[str] = []
     for kind, name in CATEGORIES.items():
         out.append(f"\n== {name} ==\n")
