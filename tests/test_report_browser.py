@@ -15,10 +15,7 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.browser
-
-sync_api = pytest.importorskip("playwright.sync_api", reason="the browser extra (playwright) is not installed")
-pytest.importorskip("matplotlib", reason="the report extra (matplotlib) is not installed")
+pytestmark = pytest.mark.browser  # plain tox leaves it out (-m "not browser"): nothing below is imported there
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -44,6 +41,7 @@ def signature_of(err: str) -> str:
 @pytest.fixture(scope="module")
 def made(samples, tmp_path_factory):
     """The report and, for the same run, the command line's table, floor sweep and -stats of both arm sets."""
+    pytest.importorskip("matplotlib", reason="the report extra (matplotlib) is not installed")
     folder = tmp_path_factory.mktemp("report")
     html = folder / "report.html"
     out, _ = kit("report", "--only", ONLY, "-o", str(html))
@@ -61,6 +59,7 @@ def made(samples, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def page(made):
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the browser extra (playwright) is not installed")
     if not CHROMIUM.is_file():
         pytest.skip(f"{CHROMIUM} not found (apt-get install chromium)")
     html, _ = made
