@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, NoReturn, TextIO
 from pathlib import Path
 
 from .bench.names import ARM_SETS, STEPS
-from .data.atomic import flushed, silence_stdout
+from .data.atomic import flushed, silence_stdout, unwritable
 from .data.dataset import DatasetError, Sample, load, load_each, resolve, write_atomic
 from .read.model import DEFAULT_BASE_URL, DEFAULT_MEMO, KEY_VARIABLES, Model, api_key, open_model
 from .read.reader import Options
@@ -161,8 +161,6 @@ def predictions(samples: Sequence[Sample], records: dict[str, list[bench.Record]
 def writable(path: Path) -> None:
     """Refuse, before any work, an output path the kit's writer could not write (``atomic.unwritable``:
     the folder may not exist yet; a FIFO or a device is written through)."""
-    from .data.atomic import unwritable
-
     if problem := unwritable(path):
         raise UsageError(f"-out {path}: {problem}")
 

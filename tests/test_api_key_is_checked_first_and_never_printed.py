@@ -9,8 +9,6 @@ failure lines or in the refined judge's retry lines.
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from stub_server import Stub
 
@@ -73,15 +71,8 @@ def test_the_kit_refuses_a_bad_key_before_reading_the_dataset(key, monkeypatch, 
     assert "the API key in OPENAI_API_KEY contains a" in line
 
 
-def judge_files(tmp_path):
-    (tmp_path / "q.jsonl").write_text(json.dumps(
-        {"qa_id": "s#q0", "conversation_idx": 0, "qa_index": 0, "question": "Q?", "answer": ["A"], "category": "1"}
-    ) + "\n")
-    (tmp_path / "p.jsonl").write_text(json.dumps({"qa_id": "s#q0", "predicted_answer": "not it"}) + "\n")
-    (tmp_path / "prompt.txt").write_text("{question} {gold_answer} {generated_answer}")
-    return ["judge", "--questions", str(tmp_path / "q.jsonl"), "--predictions", str(tmp_path / "p.jsonl"),
-            "--judge-prompt", str(tmp_path / "prompt.txt"), "--model", "qwen3-14b", "--timeout", "5",
-            "--attempts", "3", "--retry-wait", "0", "--rate-limit-wait", "0", "0"]
+#: A judge run that gives up after three quick attempts.
+QUICK = ["--model", "qwen3-14b", "--timeout", "5", "--attempts", "3", "--retry-wait", "0", "--rate-limit-wait", "0", "0"]
 
 
 @pytest.fixture
@@ -91,22 +82,22 @@ def no_judge_env(monkeypatch):
         monkeypatch.delenv(name, raising=False)
 
 
-def test_refined_judge_refuses_a_key_with_a_line_break_before_any_request(tmp_path, capsys, no_judge_env):
+def test_refined_judge_refuses_a_key_with_a_line_break_before_any_request(tmp_path, judge_argv, capsys, no_judge_env):
     box: list = []
     with Stub(echo_headers(box, 500)) as stub:
         box.append(stub)
-        code = refined_main(judge_files(tmp_path) + ["--base-url", stub.base_url, "--api-key", "sk-SE\nCRET"])
+        code = refined_main(judge_argv + QUICK + ["--base-url", stub.base_url, "--api-key", "sk-SE\nCRET"])
     assert code == 2 and stub.requests == []
     err = capsys.readouterr().err
     assert err == "error: the API key contains a line break\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["p.jsonl", "prompt.txt", "q.jsonl"]
 
 
-def test_refined_judge_retry_lines_never_show_the_key(tmp_path, capsys, no_judge_env):
+def test_refined_judge_retry_lines_never_show_the_key(judge_argv, capsys, no_judge_env):
     box: list = []
     with Stub(echo_headers(box, 500)) as stub:
         box.append(stub)
-        code = refined_main(judge_files(tmp_path) + ["--base-url", stub.base_url, "--api-key", SECRET])
+        code = refined_main(judge_argv + QUICK + ["--base-url", stub.base_url, "--api-key", SECRET])
     assert code == 1 and len(stub.requests) == 3
     err = capsys.readouterr().err
     assert err.count("retrying in") == 2 and "[redacted]" in err and "SECRET" not in err

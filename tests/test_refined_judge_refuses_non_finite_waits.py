@@ -3,22 +3,14 @@ the HTTP library cannot use, in one line, exit 2."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from locomo_repro.refined.__main__ import main
 
 
 @pytest.fixture
-def argv(tmp_path):
-    (tmp_path / "q.jsonl").write_text(json.dumps(
-        {"qa_id": "s#q0", "conversation_idx": 0, "qa_index": 0, "question": "Q?", "answer": ["A"], "category": "1"}
-    ) + "\n")
-    (tmp_path / "p.jsonl").write_text(json.dumps({"qa_id": "s#q0", "predicted_answer": "B"}) + "\n")
-    (tmp_path / "prompt.txt").write_text("{question} {gold_answer} {generated_answer}")
-    return ["judge", "--questions", str(tmp_path / "q.jsonl"), "--predictions", str(tmp_path / "p.jsonl"),
-            "--judge-prompt", str(tmp_path / "prompt.txt"), "--base-url", "http://127.0.0.1:9/v1"]
+def argv(judge_argv):
+    return [*judge_argv, "--base-url", "http://127.0.0.1:9/v1"]
 
 
 @pytest.mark.parametrize("extra", [

@@ -92,9 +92,7 @@ def test_bad_arguments_are_one_line_and_exit_2(argv, says, tmp_path, capsys):
 
 
 @pytest.mark.slow
-def test_a_bad_predictions_file_is_named_in_one_line_and_nothing_is_written(tmp_path, capsys, monkeypatch):
-    real = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: real("json") if name == "matplotlib" else real(name, *a))
+def test_a_bad_predictions_file_is_named_in_one_line_and_nothing_is_written(tmp_path, capsys, matplotlib_found):
     bad = tmp_path / "other.json"
     bad.write_text("[{}]")
     out = tmp_path / "r.html"

@@ -66,11 +66,7 @@ def test_a_verdicts_file_of_another_manifest_is_refused_in_one_line(small, tmp_p
     assert str(err.value).startswith(f"{path}: ") and "\n" not in str(err.value)
 
 
-def test_the_report_refuses_a_bad_verdicts_file_before_any_work(tmp_path, capsys, monkeypatch):
-    import importlib.util
-
-    real = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: real("json") if name == "matplotlib" else real(name, *a))
+def test_the_report_refuses_a_bad_verdicts_file_before_any_work(tmp_path, capsys, matplotlib_found):
     bad = tmp_path / "verdicts.json"
     bad.write_text("{")
     out = tmp_path / "r.html"
