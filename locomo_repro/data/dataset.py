@@ -275,7 +275,7 @@ def load_each(path: str | os.PathLike[str] | None = None, only: int = 0) -> Iter
     yield from samples[handed: only if only > 0 else None]
 
 
-def _items(file: Path, chunk: int = 1 << 22) -> Iterator[object]:
+def _items(file: Path, chunk: int = 1 << 20) -> Iterator[object]:
     """The items of the JSON list in ``file``, decoded one at a time from UTF-8 read ``chunk`` bytes at a time.
 
     Raises ``ValueError`` when the file is not a JSON list this reader can follow.

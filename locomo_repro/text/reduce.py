@@ -89,6 +89,17 @@ def sentences(text: str) -> tuple[str, ...]:
     return tuple(p for piece in _AFTER_END.split(text) if (p := trim_space(piece)))
 
 
+def forget() -> None:
+    """Empty the memos of whole texts (``normalise``, ``stems``, ``terms``, ``words``, ``sentences``).
+
+    A run calls it when a conversation is done: those texts rarely come back
+    in another conversation, and kept they would make a process's memory grow
+    with every conversation it has seen.  The stems of single words stay.
+    """
+    for memo in (normalise, stems, terms, words, sentences):
+        memo.cache_clear()
+
+
 def is_question(sentence: str) -> bool:
     """A sentence asks when its trimmed text ends in a question mark."""
     return trim_space(sentence).endswith("?")

@@ -1,0 +1,38 @@
+"""A conversation, once asked, is let go (``bench.stream.conversation``): none of its memories stays alive
+and the memos of its texts are empty, so a run's memory does not grow with its number of conversations."""
+
+from __future__ import annotations
+
+import gc
+
+from locomo_repro.bench import experiment as bench
+from locomo_repro.bench import stream
+from locomo_repro.read.reader import Options
+from locomo_repro.text import reduce
+
+
+def alive_cases() -> int:
+    gc.collect()
+    return sum(isinstance(o, bench.Case) for o in gc.get_objects())
+
+
+def test_no_memory_of_a_conversation_outlives_it(samples):
+    before = alive_cases()
+    got = stream.conversation(samples[1], stream.Settings(Options()))
+    assert got.questions == len(samples[1].questions) > 0
+    assert sum(len(r) for r in got.records[0].values()) > 0
+    gc.disable()  # count what the conversation left, not what a collection here would free
+    try:
+        assert sum(isinstance(o, bench.Case) for o in gc.get_objects()) == before
+    finally:
+        gc.enable()
+    for memo in (reduce.normalise, reduce.stems, reduce.terms, reduce.words, reduce.sentences):
+        assert memo.cache_info().currsize == 0, memo.__name__
+
+
+def test_forget_keeps_the_stems_of_words():
+    reduce.stems("Caroline went running")
+    assert reduce.stems.cache_info().currsize > 0
+    reduce.forget()
+    assert reduce.stems.cache_info().currsize == 0
+    assert reduce._STEM["running"] == "run"
