@@ -4,7 +4,7 @@ OUT ?= out
 VS ?=           # a reference command for make bench, e.g. VS=/path/to/locomo-bench (a built Go binary)
 export LOCOMO_DATA
 
-.PHONY: run test bench bench-readme sweeps answers stats check reach claims golden golden-check report reference-golden clean
+.PHONY: run test bench bench-readme sweeps answers stats check reach claims golden golden-check stems report reference-golden clean
 
 run:            ## the published default table
 	$(PY) -m locomo_repro
@@ -49,6 +49,9 @@ golden:         ## rebuild golden/ with the official scorer (downloaded once, sh
 golden-check:   ## rebuild golden/ into a scratch folder and compare byte for byte
 	rm -rf $(OUT)/golden && $(PY) -m locomo_repro.golden --out $(OUT)/golden
 	for f in stems normalise grade replies recall; do cmp golden/$$f.tsv $(OUT)/golden/$$f.tsv || exit 1; done
+
+stems:          ## remake the stems shipped for the installed NLTK (every word the published commands stem, and golden's)
+	mkdir -p $(OUT) && $(PY) -m locomo_repro.stems golden/stems.tsv > $(OUT)/stems.tsv && mv $(OUT)/stems.tsv locomo_repro/text/stems.tsv
 
 reference-golden: ## rebuild golden/reference/ from a folder of the reference's outputs: make reference-golden REF=DIR
 	@test -n "$(REF)" || { echo "make reference-golden: set REF to the folder of the reference's outputs" >&2; exit 2; }

@@ -26,7 +26,7 @@ from typing import TextIO
 from ..data.dataset import Sample
 from ..go.json import dumps
 from ..read.reader import Options
-from ..text.reduce import forget, stemmer
+from ..text.reduce import forget, load_stems
 from . import experiment as bench
 
 
@@ -98,12 +98,12 @@ def outcomes(samples: Iterable[Sample], settings: Settings, jobs: int = 1) -> It
 
     At most two conversations per worker are handed out ahead of the one
     awaited, so neither samples nor outcomes pile up.  What is loaded before
-    the first conversation (the modules, NLTK) lives for the whole run: it is
+    the first conversation (the modules, the stems) lives for the whole run: it is
     frozen out of the garbage collector's sight for the run, so the collection
     after each conversation looks at that conversation alone (a fortieth of
     the time), in this process and in the workers forked from it.
     """
-    stemmer()  # NLTK is imported once, here, and forked workers inherit it
+    load_stems()  # the shipped stems are read once, here, and forked workers inherit them
     gc.collect()
     gc.freeze()
     try:

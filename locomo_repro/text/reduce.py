@@ -17,6 +17,7 @@ from functools import lru_cache
 import regex
 
 from ..go.strings import trim_space
+from .stems import known
 
 _DELETE_PUNCTUATION = str.maketrans("", "", string.punctuation)
 _ARTICLES = regex.compile(r"\b(a|an|the|and)\b")
@@ -39,9 +40,22 @@ def stemmer():
 
 
 class _Stems(dict[str, str]):
-    """Memo of NLTK Porter stems, filled on first look-up of a word."""
+    """Memo of NLTK Porter stems: at the first look-up it takes the stems the kit ships for the installed
+    NLTK (``text.stems``); a word not among them is stemmed by NLTK on its first look-up."""
+
+    shipped = False
+
+    def load(self) -> None:
+        """Take the shipped stems now (once), not at the first look-up."""
+        if not self.shipped:
+            self.shipped = True
+            self.update(known())
 
     def __missing__(self, word: str) -> str:
+        if not self.shipped:
+            self.load()
+            if word in self:
+                return self[word]
         self[word] = got = stemmer().stem(word)
         return got
 
@@ -49,6 +63,8 @@ class _Stems(dict[str, str]):
 _STEM = _Stems()
 #: NLTK Porter stem of one token (memoised).
 stem = _STEM.__getitem__
+#: Take the stems the kit ships into the memo now (before forking workers, say).
+load_stems = _STEM.load
 
 
 @lru_cache(maxsize=1 << 16)
