@@ -10,13 +10,10 @@ from __future__ import annotations
 
 import codecs
 import hashlib
-import http.client
 import json
 import os
 import re
 import sys
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
@@ -201,6 +198,10 @@ def _existing(path: Path, how: str) -> Path:
 
 def fetch(dest: Path, url: str = URL) -> None:
     """Download the pinned dataset to ``dest``, verifying size and sha256; nothing is kept on failure."""
+    import http.client  # here: only a first run without the dataset pays for the HTTP client
+    import urllib.error
+    import urllib.request
+
     print(f"locomo-repro: fetching {url}", file=sys.stderr)
     try:
         with urllib.request.urlopen(url, timeout=60) as response:

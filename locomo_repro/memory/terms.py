@@ -10,6 +10,7 @@ term-frequency × weight, scaled to unit length in float32.
 from __future__ import annotations
 
 import math
+from array import array
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
@@ -82,24 +83,30 @@ class Vocabulary:
         return self.weights.get(term, self.unknown)
 
     def weigh(self, text: str) -> np.ndarray:
-        """A text as a float32 unit vector (the zero vector when it has no known stem)."""
+        """A text as a float32 unit vector (the zero vector when it has no known stem).
+
+        The non-zero components are worked out in Python floats, in position
+        order, each rounded to float32 where the reference rounds: term
+        frequency × weight, rounded; the squares summed in float64; the scale
+        ``1/sqrt(sum)`` rounded; each component times the scale, rounded.  A
+        product of two float32 values is exact in a float64, so rounding it
+        once gives float32 multiplication's result bit for bit.
+        """
         import numpy as np  # here, so that importing the reader's settings does not load numpy
 
         vec = np.zeros(self.size, dtype=np.float32)
-        counts = Counter(stems(text))
-        known = sorted((self.index[t], n) for t, n in counts.items() if t in self.index)
+        index, weights = self.index, self.weights
+        known = sorted((index[t], n * weights[t]) for t, n in Counter(stems(text)).items() if t in index)
         if not known:
             return vec
-        at = [i for i, _ in known]
-        vec[at] = np.array([n * self.weights[self.terms[i]] for i, n in known], dtype=np.float64).astype(
-            np.float32
-        )
+        values = array("f", [x for _, x in known])
         total = 0.0
-        for x in vec[at].tolist():
+        for x in values:
             total += x * x
         if total == 0:
             return vec
-        vec[at] *= np.float32(1 / math.sqrt(total))
+        scale = array("f", [1 / math.sqrt(total)])[0]
+        vec[[i for i, _ in known]] = array("f", [x * scale for x in values])
         return vec
 
     def focus(self, question: str, subject: str = "") -> list[str]:
