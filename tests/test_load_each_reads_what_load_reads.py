@@ -35,7 +35,7 @@ def test_any_chunk_size_and_spacing_reads_the_same_items(chunk, space):
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "d.json"
         path.write_text(text, encoding="utf-8")
-        assert list(dataset._items(path, chunk)) == items
+        assert list(dataset.items(path, chunk)) == items
 
 
 @pytest.mark.parametrize("tail", ["", "]", ', {"sample_id": 1}]', ", [}"], ids=["cut", "extra", "bad sample", "bad json"])

@@ -27,9 +27,12 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
+
+from ..data.dataset import items
 
 #: The kit's benchmark command.
 KIT: tuple[str, ...] = (sys.executable, "-m", "locomo_repro")
@@ -78,10 +81,19 @@ def measure(flags: Sequence[str], command: Sequence[str] = KIT) -> Usage:
 
 
 def tenfold(source: Path, folder: Path) -> Path:
-    """The dataset ten times over, written in ``folder``: copy ``r`` of a sample has ``-r`` after its id."""
-    samples = json.loads(source.read_bytes())
+    """The dataset ten times over, written in ``folder``: copy ``r`` of a sample has ``-r`` after its id.
+
+    It is written a sample at a time, so that this process stays small: the
+    peak memory ``wait4`` reports for a child counts the image the child was
+    started from, which is this process's.
+    """
     out = folder / "locomo10x10.json"
-    out.write_text(json.dumps([{**s, "sample_id": f"{s['sample_id']}-{r}"} for r in range(10) for s in samples]))
+    with out.open("w", encoding="utf-8") as f:
+        for r in range(10):
+            for i, s in enumerate(cast(Iterator[dict], items(source))):
+                f.write("[" if r == i == 0 else ", ")
+                f.write(json.dumps({**s, "sample_id": f"{s['sample_id']}-{r}"}))
+        f.write("]")
     return out
 
 

@@ -263,7 +263,7 @@ def load_each(path: str | os.PathLike[str] | None = None, only: int = 0) -> Iter
     file = resolve(path)
     handed = 0
     try:
-        for i, item in enumerate(_items(file)):
+        for i, item in enumerate(items(file)):
             sample = _sample(file, i, item)
             if only <= 0 or i < only:
                 handed += 1
@@ -276,7 +276,7 @@ def load_each(path: str | os.PathLike[str] | None = None, only: int = 0) -> Iter
     yield from samples[handed: only if only > 0 else None]
 
 
-def _items(file: Path, chunk: int = 1 << 20) -> Iterator[object]:
+def items(file: Path, chunk: int = 1 << 20) -> Iterator[object]:
     """The items of the JSON list in ``file``, decoded one at a time from UTF-8 read ``chunk`` bytes at a time.
 
     Raises ``ValueError`` when the file is not a JSON list this reader can follow.
