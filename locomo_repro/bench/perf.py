@@ -3,8 +3,7 @@
 ``python -m locomo_repro.bench_perf [--runs N] -- FLAGS…`` runs
 ``python -m locomo_repro FLAGS…`` in child processes, reads each child's resource usage (user + system CPU
 seconds and peak resident memory) from ``wait4``, and prints the median and
-the best run.  The reference Go benchmark takes 3.45 s CPU and 252 MiB for
-the default table on the 2-core machine the README's figures come from.
+the best run.
 
 With no flags it measures the rows of the README's speed section instead (the
 default table, ``-arms walk``, ``-sweep floor`` and the dataset ten times
