@@ -118,9 +118,10 @@ class Vocabulary:
         """Weighted share of the focus stems present in ``have`` (0 for an empty focus)."""
         if not focus:
             return 0.0
+        weight, unknown = self.weights.get, self.unknown
         hit = total = 0.0
         for term in focus:
-            w = self.weight(term)
+            w = weight(term, unknown)
             total += w
             if term in have:
                 hit += w
