@@ -51,7 +51,7 @@ golden-check:   ## rebuild golden/ into a scratch folder and compare byte for by
 	for f in stems normalise grade replies recall; do cmp golden/$$f.tsv $(OUT)/golden/$$f.tsv || exit 1; done
 
 stems:          ## remake the stems shipped for the installed NLTK (every word the published commands stem, and golden's)
-	mkdir -p $(OUT) && $(PY) -m locomo_repro.stems golden/stems.tsv > $(OUT)/stems.tsv && mv $(OUT)/stems.tsv locomo_repro/text/stems.tsv
+	mkdir -p $(OUT) && $(PY) -m locomo_repro.stems > $(OUT)/stems.tsv && mv $(OUT)/stems.tsv locomo_repro/text/stems.tsv
 
 reference-golden: ## rebuild golden/reference/ from a folder of the reference's outputs: make reference-golden REF=DIR
 	@test -n "$(REF)" || { echo "make reference-golden: set REF to the folder of the reference's outputs" >&2; exit 2; }

@@ -1,21 +1,22 @@
-"""``python -m locomo_repro.stems [FILE…]``: remake the stem table the kit ships (``text/stems.tsv``).
+"""``python -m locomo_repro.stems``: remake the stem table the kit ships (``text/stems.tsv``).
 
 Its words are every word the published commands stem over the dataset
-(``-data``'s default: LOCOMO_DATA, else the cached copy), each arm set run
-once in this process with the memo started empty, and the words of each FILE
-(its first column, one a line: the Makefile gives ``golden/stems.tsv``, which
-adds the classic Porter test words).  The stems are the installed NLTK's.
+(LOCOMO_DATA, else the cached copy), each arm set run once in this process
+with the memo started empty, and the words of ``golden/stems.tsv``
+(``score.golden.stem_words``: the corpus's normalised words and the classic
+Porter test words).  The stems are the installed NLTK's.
 """
 
 from __future__ import annotations
 
 import io
+import json
 import sys
-from collections.abc import Sequence
-from pathlib import Path
 
 from . import cli
+from .data.dataset import DatasetError, resolve
 from .entry import finish
+from .score.golden import stem_words
 from .text import reduce, stems
 
 PROG = "python -m locomo_repro.stems"
@@ -24,20 +25,17 @@ RUNS: tuple[tuple[str, ...], ...] = ((), ("-arms", "walk"), ("-arms", "factor"),
                                      ("-arms", "hops"), ("-coref",))
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    files = sys.argv[1:] if argv is None else list(argv)
-    given: list[str] = []
-    for file in files:
-        try:
-            given += (line.split("\t")[0] for line in Path(file).read_text(encoding="utf-8").split("\n") if line)
-        except (OSError, UnicodeDecodeError) as err:
-            print(f"{PROG}: {file}: {getattr(err, 'strerror', None) or err}", file=sys.stderr)
-            return 2
-    reduce.load_stems()
-    reduce._STEM.clear()  # the shipped table taken and dropped: every word below is NLTK's
-    for flags in RUNS:
-        cli.run(cli.parser().parse_args(["-jobs", "1", "-quiet", *flags]), io.StringIO())
-    sys.stdout.write(stems.table([*reduce._STEM, *given]))
+def main() -> int:
+    try:
+        golden = stem_words(json.loads(resolve().read_bytes()), reduce.normalise)
+        reduce.load_stems()
+        reduce._STEM.clear()  # the shipped table taken and dropped: every word below is NLTK's
+        for flags in RUNS:
+            cli.run(cli.parser().parse_args(["-jobs", "1", "-quiet", *flags]), io.StringIO())
+    except DatasetError as err:
+        print(f"{PROG}: {err}", file=sys.stderr)
+        return 2
+    sys.stdout.write(stems.table([*reduce._STEM, *golden]))
     return 0
 
 
