@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from datetime import datetime
 
-import numpy as np
 import pytest
 
 from locomo_repro.data.dataset import Sample, Turn
@@ -138,7 +137,7 @@ def test_pieces_are_stored_under_who_at_turn_in_their_persons_space(pets):
         query = pets.vocab.weigh(piece.said)
         # every piece of the person's space, with its metadata and its product with this piece's vector
         got = {m.id: (m.score, dict(m.meta)) for m in pets.store.search(query, 0, space=piece.who)}
-        want = {key: (dot(query, pets.vocab.weigh(other.said)), {SPACE: other.who})
+        want = {key: (dot(query.dense(), pets.vocab.weigh(other.said).dense()), {SPACE: other.who})
                 for key, other in DERIVED_PIECES.items() if other.who == piece.who}
         assert got == want
 
@@ -191,10 +190,10 @@ def test_a_question_naming_nobody_searches_everyone(pets_underived):
 def test_scores_are_float64_inner_products_of_float32_vectors(pets):
     q = "What does Jolene love?"
     top = pets.recall(q, 1)[0]
-    a = pets.vocab.weigh(q).astype(np.float64)
-    b = pets.vocab.weigh(pets.pieces["jolene@D1:1"].said).astype(np.float64)
+    a = pets.vocab.weigh(q).dense()
+    b = pets.vocab.weigh(pets.pieces["jolene@D1:1"].said).dense()
     want = 0.0
-    for x, y in zip(a.tolist(), b.tolist()):
+    for x, y in zip(a, b):
         want += x * y
     assert top.score == want
 

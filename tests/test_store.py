@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from locomo_repro.memory.sparse import Sparse
 from locomo_repro.memory.store import SPACE, Store, StoreError, dot
 
 
@@ -181,6 +182,39 @@ def test_search_equals_dense_sequential_reference(data, k, space):
     if k > 0:
         want = want[:k]
     assert [(m.id, bits(m.score)) for m in got] == [(id, bits(x)) for id, x in want]
+
+
+def as_sparse(v: list[float]) -> Sparse:
+    """A dense vector's non-zero float32 components (NaN is non-zero, -0.0 is not), written out by hand."""
+    v32 = np.array(v, dtype=np.float32).astype(np.float64).tolist()
+    kept = [(j, x) for j, x in enumerate(v32) if x != 0 or math.isnan(x)]
+    return Sparse(len(v), tuple(j for j, _ in kept), tuple(x for _, x in kept))
+
+
+@pytest.mark.slow
+@settings(max_examples=200, deadline=None)
+@given(stores(finite=False), st.integers(-1, 14), st.sampled_from([None, "p", "q"]), st.booleans(), st.booleans())
+def test_a_sparse_vector_files_and_asks_as_its_dense_form(data, k, space, sparse_items, sparse_query):
+    dim, rows, q = data
+    dense, mixed = Store(), Store()
+    for id, v, sp in rows:
+        dense.put(id, v, {SPACE: sp})
+        mixed.put(id, as_sparse(v) if sparse_items else v, {SPACE: sp})
+    want = dense.search(np.array(q, dtype=np.float32), k, space=space)
+    got = mixed.search(as_sparse(q) if sparse_query else q, k, space=space)
+    assert [(m.id, bits(m.score), dict(m.meta)) for m in got] == [(m.id, bits(m.score), dict(m.meta)) for m in want]
+
+
+def test_sparse_refusals():
+    s = Store()
+    with pytest.raises(StoreError):
+        s.put("a", Sparse(0, (), ()))
+    s.put("a", Sparse(3, (1,), (0.5,)))
+    assert [(m.id, m.score) for m in s.near(Sparse(3, (1, 2), (2.0, 7.0)))] == [("a", 1.0)]
+    with pytest.raises(StoreError):
+        s.put("b", Sparse(2, (1,), (0.5,)))
+    with pytest.raises(StoreError):
+        s.near(Sparse(4, (), ()))
 
 
 @pytest.mark.slow

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from locomo_repro.data.dataset import Turn
 from locomo_repro.memory.cite import Cite, sure
+from locomo_repro.memory.sparse import Sparse
 from locomo_repro.memory.terms import Vocabulary, asked, go_log
 from locomo_repro.text.reduce import stems, terms
 
@@ -90,7 +91,7 @@ def test_weights_are_ln_n_plus_one_over_df_plus_one_by_go_log(vocab):
 def test_an_empty_vocabulary():
     v = Vocabulary([])
     assert v.size == 0 and v.weight("x") == 0.0
-    assert v.weigh("anything").shape == (0,)
+    assert v.weigh("anything") == Sparse(0, (), ())
 
 
 # --- weigh: a float32 unit vector -----------------------------------------------------------------
@@ -98,20 +99,28 @@ def test_an_empty_vocabulary():
 
 def test_weigh_by_hand(vocab):
     got = vocab.weigh("red red apples, and a zebra")
-    assert got.dtype == np.float32 and got.shape == (7,)
     red, appl = vocab.index["red"], vocab.index["appl"]
     # float32(count × weight), then scaled by float32(1/sqrt(Σ float64(x)²)) in float32.
     raw = np.array([2 * vocab.weight("red"), vocab.weight("appl")]).astype(np.float32)
     total = float(raw[0]) ** 2 + float(raw[1]) ** 2
     want = raw * np.float32(1 / math.sqrt(total))
-    assert got[red] == want[0] and got[appl] == want[1]
-    assert np.count_nonzero(got) == 2  # the unknown "zebra" and the stop-ish "a" add nothing
+    # only the known stems are components: the unknown "zebra" and the stop-ish "a" add nothing
+    assert appl < red and got == Sparse(7, (appl, red), (float(want[1]), float(want[0])))  # in position order
+    dense = got.dense()
+    assert len(dense) == 7 and (dense[appl], dense[red]) == got.values and dense.count(0.0) == 5
+
+
+def test_a_stem_every_turn_holds_is_no_component():
+    v = Vocabulary(["red apples", "red pears"])  # "red": df = N, weight ln(3/3) = 0
+    assert v.weight("red") == 0.0
+    got = v.weigh("red apples")
+    assert got.dims == (v.index["appl"],) and got.values == (1.0,)
+    assert v.weigh("red") == Sparse(v.size, (), ())
 
 
 def test_weigh_with_nothing_known_is_the_zero_vector(vocab):
     for text in ("", "zebra", "?!", "the"):
-        got = vocab.weigh(text)
-        assert got.dtype == np.float32 and got.shape == (7,) and not got.any()
+        assert vocab.weigh(text) == Sparse(7, (), ())
 
 
 WORDS = ["red", "apples", "green", "pears", "I", "love", "bananas", "zebra", "the", "Red!", "—"]
@@ -123,9 +132,10 @@ def test_weigh_is_a_unit_vector_on_the_known_stems(vocab_words):
     text = " ".join(vocab_words)
     got = vocab.weigh(text)
     known = {t for t in stems(text) if t in vocab.index}
-    assert {vocab.terms[i] for i in np.flatnonzero(got)} == known
-    assert (got >= 0).all()
-    norm = math.sqrt(sum(float(x) ** 2 for x in got))
+    assert list(got.dims) == sorted(got.dims) and len(got.dims) == len(got.values)
+    assert {vocab.terms[i] for i in got.dims} == known
+    assert all(x > 0 and x == float(np.float32(x)) for x in got.values)
+    norm = math.sqrt(sum(x**2 for x in got.values))
     if known:
         assert abs(norm - 1) <= 4 * np.finfo(np.float32).eps
     else:

@@ -32,6 +32,9 @@ exactly the reference order (the property tests compare bit patterns with a
 dense sequential loop).  The argument needs finite values (``0 * inf`` is
 NaN), so a store or query holding a non-finite component falls back to
 ``dot``, the literal dense loop.
+
+A vector is given dense (any sequence, converted to float32) or as a
+:class:`Sparse` float32 vector, which is what ``terms.Vocabulary.weigh`` makes.
 """
 
 from __future__ import annotations
@@ -42,6 +45,8 @@ from types import MappingProxyType
 
 import numpy as np
 
+from .sparse import Sparse
+
 SPACE = "space"
 """The metadata key a namespace is filed under (Go ``store.Space``)."""
 
@@ -50,6 +55,18 @@ _EMPTY: Mapping[str, str] = MappingProxyType({})
 
 class StoreError(ValueError):
     """A put or search the reference store refuses (``ErrID``, ``ErrDim``)."""
+
+
+def _parts(vector: Sparse | Sequence[float] | np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+    """A vector's length, its non-zero positions (int64, ascending) and their float32 values as float64;
+    a dense vector is converted to float32 first."""
+    if isinstance(vector, Sparse):
+        return vector.size, np.array(vector.dims, dtype=np.int64), np.array(vector.values, dtype=np.float64)
+    v = np.asarray(vector, dtype=np.float32)
+    if v.ndim != 1:
+        raise StoreError("store: vector dimension")
+    dims = (v != 0).nonzero()[0]  # NaN counts as non-zero; -0.0 does not
+    return v.size, dims, v[dims].astype(np.float64)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +113,7 @@ class Store:
         self._finite = True
         self._spaces: dict[str, np.ndarray] = {}
 
-    def put(self, id: str, vector: Sequence[float] | np.ndarray, meta: Mapping[str, str] | None = None) -> None:
+    def put(self, id: str, vector: Sparse | Sequence[float] | np.ndarray, meta: Mapping[str, str] | None = None) -> None:
         """File a vector (converted to float32) and a copy of its metadata under ``id``.
 
         Replaces a known id in place.  Raises ``StoreError`` for an empty id,
@@ -104,15 +121,13 @@ class Store:
         """
         if id == "":
             raise StoreError("store: empty id")
-        v = np.asarray(vector, dtype=np.float32)
-        if v.ndim != 1 or v.size == 0:
+        size, dims, vals = _parts(vector)
+        if size == 0:
             raise StoreError("store: vector dimension")
         if self._dim == 0:
-            self._dim = v.size
-        if v.size != self._dim:
+            self._dim = size
+        if size != self._dim:
             raise StoreError("store: vector dimension")
-        dims = (v != 0).nonzero()[0]  # NaN counts as non-zero; -0.0 does not
-        vals = v[dims].astype(np.float64)
         item = _Item(
             id=id,
             dims=dims,
@@ -131,19 +146,19 @@ class Store:
     def __len__(self) -> int:
         return len(self._items)
 
-    def near(self, vector: Sequence[float] | np.ndarray, k: int = 0) -> list[Match]:
+    def near(self, vector: Sparse | Sequence[float] | np.ndarray, k: int = 0) -> list[Match]:
         """The ``k`` nearest items, nearest first (Go ``Mem.Near``: an unfiltered search)."""
         return self.search(vector, k)
 
-    def search(self, vector: Sequence[float] | np.ndarray, k: int = 0, *, space: str | None = None) -> list[Match]:
+    def search(self, vector: Sparse | Sequence[float] | np.ndarray, k: int = 0, *, space: str | None = None) -> list[Match]:
         """Go ``Mem.Search`` with ``Filter{}.Eq(Space, space)`` when ``space`` is given.
 
         The admitted items are scored and sorted by score descending, id
         ascending, and cut to ``k`` when ``k > 0``.  Raises ``StoreError`` when
         the vector's length differs from a non-empty store's dimension.
         """
-        q = np.asarray(vector, dtype=np.float32)
-        if q.ndim != 1 or (self._dim != 0 and q.size != self._dim):
+        size, qdims, qvals = _parts(vector)
+        if self._dim != 0 and size != self._dim:
             raise StoreError("store: vector dimension")
         if not self._items:
             return []
@@ -155,7 +170,7 @@ class Store:
             if found is None:
                 return []
             admitted = found
-        scores = self._score(q, admitted)
+        scores = self._score(qdims, qvals, admitted)
         order = self._top(scores, self._rank[admitted], k)
         items = self._items
         return [Match(items[i].id, s, items[i].meta)
@@ -206,11 +221,11 @@ class Store:
         self._spaces = {v: np.array(g, dtype=np.int64) for v, g in groups.items()}
         self._fresh = True
 
-    def _score(self, q: np.ndarray, admitted: np.ndarray) -> np.ndarray:
-        qdims = (q != 0).nonzero()[0]
-        qvals = q[qdims].astype(np.float64)
+    def _score(self, qdims: np.ndarray, qvals: np.ndarray, admitted: np.ndarray) -> np.ndarray:
         if not (self._finite and np.isfinite(qvals).all()):
-            qs = q.tolist()
+            qs = np.zeros(self._dim)
+            qs[qdims] = qvals
+            qs = qs.tolist()
             return np.array([dot(qs, self._dense(self._items[i]).tolist()) for i in admitted.tolist()],
                             dtype=np.float64)
         return self._dot(qdims, qvals)[admitted]

@@ -14,13 +14,10 @@ from array import array
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 from ..text.lexicon import ASKED_WORDS, STOP
 from ..text.reduce import stem, stems, terms
-
-if TYPE_CHECKING:
-    import numpy as np
+from .sparse import Sparse
 
 # Coefficients of the natural logarithm in Go's math package (the fdlibm
 # e_log.c algorithm).  glibc's log differs from it in the last bit for many
@@ -72,6 +69,7 @@ class Vocabulary:
         n1 = len(texts) + 1
         self.weights: dict[str, float] = {t: go_log(n1 / (df[t] + 1)) for t in self.terms}
         self.unknown = go_log(n1)
+        self._weighed: dict[str, Sparse] = {}
 
     @property
     def size(self) -> int:
@@ -82,32 +80,36 @@ class Vocabulary:
         """The IDF weight of a stem."""
         return self.weights.get(term, self.unknown)
 
-    def weigh(self, text: str) -> np.ndarray:
-        """A text as a float32 unit vector (the zero vector when it has no known stem).
+    def weigh(self, text: str) -> Sparse:
+        """A text as a float32 unit vector (the zero vector when it has no known stem), by its non-zero
+        components.
 
-        The non-zero components are worked out in Python floats, in position
-        order, each rounded to float32 where the reference rounds: term
-        frequency × weight, rounded; the squares summed in float64; the scale
+        The components are worked out in Python floats, in position order,
+        each rounded to float32 where the reference rounds: term frequency ×
+        weight, rounded; the squares summed in float64; the scale
         ``1/sqrt(sum)`` rounded; each component times the scale, rounded.  A
         product of two float32 values is exact in a float64, so rounding it
-        once gives float32 multiplication's result bit for bit.
+        once gives float32 multiplication's result bit for bit.  A stem every
+        turn holds weighs 0 and so is no component.  Memoised: a question is
+        weighed once however many arms ask it.
         """
-        import numpy as np  # here, so that importing the reader's settings does not load numpy
+        got = self._weighed.get(text)
+        if got is None:
+            self._weighed[text] = got = self._weigh(text)
+        return got
 
-        vec = np.zeros(self.size, dtype=np.float32)
+    def _weigh(self, text: str) -> Sparse:
         index, weights = self.index, self.weights
         known = sorted((index[t], n * weights[t]) for t, n in Counter(stems(text)).items() if t in index)
-        if not known:
-            return vec
         values = array("f", [x for _, x in known])
         total = 0.0
         for x in values:
             total += x * x
         if total == 0:
-            return vec
+            return Sparse(self.size, (), ())
         scale = array("f", [1 / math.sqrt(total)])[0]
-        vec[[i for i, _ in known]] = array("f", [x * scale for x in values])
-        return vec
+        kept = [(i, x) for (i, _), x in zip(known, array("f", [x * scale for x in values])) if x]
+        return Sparse(self.size, tuple(i for i, _ in kept), tuple(x for _, x in kept))
 
     def focus(self, question: str, subject: str = "") -> list[str]:
         """The stems a question asks about, in order with repeats: less stop words, asked words and the subject."""
