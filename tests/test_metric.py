@@ -170,6 +170,24 @@ def test_normalise_properties(text):
     assert out == " ".join(out.split())
 
 
+def scorers_normalize_answer(s: str) -> str:
+    """``normalize_answer`` of the official scorer, written out as it is there."""
+    s = s.replace(",", "")
+    s = regex.sub(r"\b(a|an|the|and)\b", " ", s.lower().translate(str.maketrans("", "", string.punctuation)))
+    return " ".join(s.split())
+
+
+# ASCII control characters are neither word characters nor (but for \x1c-\x1f) whitespace to split at
+ASCII_EDGES = st.text(alphabet=st.sampled_from(list("aAnNdDtThHeE 1_,.\t") + ["\x01", "\x1c", "\x1f", "\x7f"]),
+                      max_size=30)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.one_of(ANY, ASCII_EDGES))
+def test_normalise_is_the_scorers_formula(text):
+    assert normalise(text) == scorers_normalize_answer(text)
+
+
 @pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(ANY, ANY)

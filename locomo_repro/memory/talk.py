@@ -304,14 +304,19 @@ def named(turns: Iterable[Turn]) -> frozenset[str]:
     """
     upper: dict[str, int] = {}
     lower: set[str] = set()
+    looks: dict[str, tuple[str, bool] | None] = {}  # field -> (lowercased, written in lower case), or None: too short
     for turn in turns:
         for sentence in sentences(turn.text):
             for i, field in enumerate(fields(sentence)):
-                bare = _trim_non_letters(field)
-                if len(bare.encode()) < 3:
+                if field in looks:
+                    look = looks[field]
+                else:
+                    bare = _trim_non_letters(field)
+                    looks[field] = look = (to_lower(bare), bare == to_lower(bare)) if len(bare.encode()) >= 3 else None
+                if look is None:
                     continue
-                low = to_lower(bare)
-                if bare == low:
+                low, written_lower = look
+                if written_lower:
                     lower.add(low)
                 elif i > 0:
                     upper[low] = upper.get(low, 0) + 1

@@ -99,17 +99,24 @@ class Vocabulary:
         return got
 
     def _weigh(self, text: str) -> Sparse:
-        index, weights = self.index, self.weights
-        known = sorted((index[t], n * weights[t]) for t, n in Counter(stems(text)).items() if t in index)
-        values = array("f", [x for _, x in known])
+        index, terms, weights = self.index, self.terms, self.weights
+        counts: dict[str, int] = {}
+        for t in stems(text):
+            if t in index:
+                counts[t] = counts.get(t, 0) + 1
+        dims = sorted([index[t] for t in counts])
+        values = array("f", [counts[terms[i]] * weights[terms[i]] for i in dims])
         total = 0.0
         for x in values:
             total += x * x
         if total == 0:
             return Sparse(self.size, (), ())
         scale = array("f", [1 / math.sqrt(total)])[0]
-        kept = [(i, x) for (i, _), x in zip(known, array("f", [x * scale for x in values])) if x]
-        return Sparse(self.size, tuple(i for i, _ in kept), tuple(x for _, x in kept))
+        scaled = array("f", [x * scale for x in values])
+        if 0.0 in scaled:  # a stem every turn holds
+            kept = [(i, x) for i, x in zip(dims, scaled) if x]
+            return Sparse(self.size, tuple(i for i, _ in kept), tuple(x for _, x in kept))
+        return Sparse(self.size, tuple(dims), tuple(scaled))
 
     def focus(self, question: str, subject: str = "") -> list[str]:
         """The stems a question asks about, in order with repeats: less stop words, asked words and the subject."""

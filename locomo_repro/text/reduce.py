@@ -20,13 +20,27 @@ from ..go.strings import trim_space
 from .stems import known
 
 _DELETE_PUNCTUATION = str.maketrans("", "", string.punctuation)
+_PUNCTUATION_BYTES = string.punctuation.encode()
 _ARTICLES = regex.compile(r"\b(a|an|the|and)\b")
+_ARTICLE_WORDS = frozenset(("a", "an", "the", "and"))
 
 
 @lru_cache(maxsize=1 << 16)
 def normalise(text: str) -> str:
-    """The official ``normalize_answer``."""
-    text = text.replace(",", "").lower().translate(_DELETE_PUNCTUATION)
+    """The official ``normalize_answer``.
+
+    An ASCII text has its punctuation deleted byte-wise (the same characters:
+    the comma is one of them), and when every field left is letters and digits
+    the articles can only be whole fields, so they are dropped field by field;
+    otherwise the scorer's regular expression finds them.
+    """
+    if text.isascii():
+        text = text.lower().encode().translate(None, _PUNCTUATION_BYTES).decode()
+        fields = text.split()
+        if all(map(str.isalnum, fields)):
+            return " ".join([w for w in fields if w not in _ARTICLE_WORDS])
+    else:
+        text = text.replace(",", "").lower().translate(_DELETE_PUNCTUATION)
     return " ".join(_ARTICLES.sub(" ", text).split())
 
 
