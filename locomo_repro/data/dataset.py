@@ -17,6 +17,7 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 from pathlib import Path
 
 from ..go.strings import trim_space
@@ -104,6 +105,7 @@ def day(date: datetime | None) -> str:
     return "" if date is None else day_of(date.year, date.month, date.day)
 
 
+@lru_cache(maxsize=1 << 12)  # a conversation has some thirty session days, asked for by every turn
 def day_of(year: int, month: int, mday: int) -> str:
     """The calendar day Go's ``time.Date(year, month, mday)`` names, in ``day``'s form.
 

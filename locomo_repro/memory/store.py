@@ -183,10 +183,14 @@ class Store:
         """Indices of the first ``k`` (all if ``k <= 0``) by score descending, then id rank ascending.
 
         When at least ``k`` scores are positive the answer lies among them,
-        so only those are sorted.
+        so only those are sorted, and of them only those at or above the
+        ``k``-th largest (ties included).
         """
         if k > 0:
             pos = (scores > 0).nonzero()[0]
+            if pos.size > k:
+                top = scores[pos]
+                pos = pos[top >= np.partition(top, top.size - k)[top.size - k]]
             if pos.size >= k:
                 order = pos[np.lexsort((rank[pos], -scores[pos]))]
                 return order[:k]
