@@ -18,6 +18,7 @@ import pytest
 
 from locomo_repro.arms.graph import Knowledge
 from locomo_repro.arms.path import Path
+from locomo_repro.memory import kg
 from locomo_repro.bench import experiment as bench
 from locomo_repro.data import timewords
 from locomo_repro.data.dataset import Sample, Turn
@@ -55,9 +56,21 @@ def tiny() -> Knowledge:
     return knowledge(TINY)
 
 
-def reached(k: Knowledge, hops: int, guided: bool, question: str = ASKED) -> set[tuple[str, str, str]]:
+def edges(k: Knowledge, path: Path, question: str) -> set[kg.Edge]:
+    """Every edge the walk reaches: out of and into each node it walks through."""
     want = frozenset(k.vocab.focus(question, k.subject(question)))
-    return {(e.source, e.label, e.target) for e in Path(k, hops, guided).reach(question, want)}
+    return {e for node in path.walked(question, want) for e in (*k.graph.out_edges(node), *k.graph.in_edges(node))}
+
+
+def reached(k: Knowledge, hops: int, guided: bool, question: str = ASKED) -> set[tuple[str, str, str]]:
+    return {(e.source, e.label, e.target) for e in edges(k, Path(k, hops, guided), question)}
+
+
+def test_each_node_is_walked_through_once_and_the_names_first(tiny):
+    want = frozenset(tiny.vocab.focus(ASKED, tiny.subject(ASKED)))
+    assert list(Path(tiny, 1).walked(ASKED, want)) == ["melanie"]
+    assert list(Path(tiny, 2).walked(ASKED, want)) == ["melanie", "pottery"]
+    assert list(Path(tiny, 3, guided=False).walked(ASKED, want)) == ["melanie", "pottery", "camping", "caroline"]
 
 
 MELANIE = {("melanie", "love", "pottery"), ("melanie", "went", "camping")}
@@ -117,9 +130,8 @@ def test_further_reaches_more_and_guided_reaches_less(samples):
     s = samples[1]
     k = knowledge(s)
     for q in s.questions[:40]:
-        want = frozenset(k.vocab.focus(q.text, k.subject(q.text)))
         got = {
-            (h, g): {e.id for e in Path(k, h, g).reach(q.text, want)}
+            (h, g): {e.id for e in edges(k, Path(k, h, g), q.text)}
             for h, g in ((1, True), (2, True), (3, True), (2, False), (3, False))
         }
         assert got[1, True] <= got[2, True] <= got[3, True] <= got[3, False]

@@ -63,6 +63,7 @@ class Path:
         if hops > 1:
             self.name = f"{'path' if guided else 'walk'}{hops}"
         self._said: dict[str, _Said] = {}
+        self._by_stem: dict[str, tuple[tuple[kg.Edge, ...], dict[str, list[int]]]] = {}
 
     def _wording(self, edge: kg.Edge) -> _Said:
         said = self._said.get(edge.id)
@@ -81,11 +82,12 @@ class Path:
                 out.append(node)
         return out
 
-    def reach(self, question: str, want: frozenset[str]) -> Iterator[kg.Edge]:
-        """Every edge within ``hops`` of the question's names, hop by hop (repeats included).
+    def walked(self, question: str, want: frozenset[str]) -> Iterator[str]:
+        """The nodes whose edges the walk reaches, hop by hop, each once: the question's names, then
+        the nodes first reached through them, and so on for ``hops`` hops.
 
-        Each hop lists, node by node in the order the nodes were reached, the
-        node's out-edges then its in-edges; the far end of an edge is walked
+        Each hop goes node by node in the order the nodes were reached, through
+        the node's out-edges then its in-edges; the far end of an edge is walked
         through at the next hop if it was not reached before and, when guided,
         shares a stem with ``want`` (the question's focus).
         """
@@ -95,16 +97,30 @@ class Path:
         for hop in range(1, self.hops + 1):
             ahead: list[str] = []
             for node in front:
+                yield node
+                if hop == self.hops:
+                    continue
                 for edge in (*graph.out_edges(node), *graph.in_edges(node)):
-                    yield edge
-                    if hop == self.hops:
-                        continue
                     far = edge.target if edge.source == node else edge.source
                     if far not in reached:
                         reached.add(far)
                         if not self.guided or not want.isdisjoint(terms(far)):
                             ahead.append(far)
             front = ahead
+
+    def _edges(self, node: str) -> tuple[tuple[kg.Edge, ...], dict[str, list[int]]]:
+        """A node's out-edges then in-edges, and under each stem of their wording the positions of the
+        edges holding it (worked out once per node)."""
+        got = self._by_stem.get(node)
+        if got is None:
+            graph = self.knowledge.graph
+            edges = (*graph.out_edges(node), *graph.in_edges(node))
+            index: dict[str, list[int]] = {}
+            for i, edge in enumerate(edges):
+                for t in self._wording(edge).set:
+                    index.setdefault(t, []).append(i)
+            got = self._by_stem[node] = (edges, index)
+        return got
 
     def recall(self, question: str, k: int) -> list[Cite]:
         know = self.knowledge
@@ -113,14 +129,18 @@ class Path:
         want = frozenset(focus)
         found: list[tuple[float, kg.Edge]] = []
         seen: set[str] = set()
-        for edge in self.reach(question, want):
-            if edge.id in seen:
-                continue
-            seen.add(edge.id)
-            said = self._wording(edge)
-            hit = vocab.cover(focus, said.set)
-            if hit and (score := hit * vocab.cover(said.list, want)) > 0:
-                found.append((score, edge))
+        for node in self.walked(question, want):
+            # Only an edge whose wording holds a focus stem can score; the others cover nothing.
+            edges, index = self._edges(node)
+            for i in sorted({i for t in want for i in index.get(t, ())}):
+                edge = edges[i]
+                if edge.id in seen:
+                    continue
+                seen.add(edge.id)
+                said = self._wording(edge)
+                hit = vocab.cover(focus, said.set)
+                if hit and (score := hit * vocab.cover(said.list, want)) > 0:
+                    found.append((score, edge))
         found.sort(key=lambda r: (-r[0], r[1].id))
 
         # A relation (source node, stemmed predicate) is read whole at its best
@@ -142,5 +162,4 @@ class Path:
                             break
                 if len(out) == k:
                     return out
-        return out
         return out
