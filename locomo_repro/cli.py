@@ -28,6 +28,11 @@ if TYPE_CHECKING:
 
 PROG = "locomo-repro"
 
+# The kit does no linear algebra, yet numpy starts OpenBLAS's thread pool when it is first imported
+# (by a run, not by --help), and those threads cost a tenth of a second of CPU a process for nothing.
+# One thread, unless the caller chose otherwise; the workers of -jobs inherit it.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 
 class UsageError(Exception):
     """A flag out of range or unknown; the message is one line."""
