@@ -8,16 +8,16 @@ plain retry loop with a caller-chosen delay, shared by every user of the client.
 
 from __future__ import annotations
 
-import http.client
 import ipaddress
 import json
 import time
-import urllib.error
 import urllib.parse
-import urllib.request
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    import urllib.request
 
 #: Where requests go when no base URL is configured (the OpenAI SDK's default).
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
@@ -157,6 +157,8 @@ class ChatClient:
         return self.base_url.rstrip("/") + "/chat/completions"
 
     def _opener(self) -> urllib.request.OpenerDirector:
+        import urllib.request
+
         host = urllib.parse.urlsplit(self.url).hostname
         if _is_loopback(host):
             return urllib.request.build_opener(urllib.request.ProxyHandler({}))
@@ -164,6 +166,10 @@ class ChatClient:
 
     def complete(self, messages: Iterable[Mapping[str, Any]], **params: Any) -> ChatReply:
         """Send ``messages``; extra keyword fields go into the request body as they are."""
+        import http.client  # the HTTP stack is loaded by the first request, not by every run
+        import urllib.error
+        import urllib.request
+
         url = self.url
         body = {"model": self.model, "messages": [dict(m) for m in messages], **params}
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
