@@ -36,3 +36,16 @@ def test_forget_keeps_the_stems_of_words():
     reduce.forget()
     assert reduce.stems.cache_info().currsize == 0
     assert reduce._STEM["running"] == "run"
+
+
+def test_the_collector_is_left_as_it_was_found(samples):
+    settings = stream.Settings(Options())
+    assert gc.isenabled()
+    stream.conversation(samples[0], settings)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        stream.conversation(samples[0], settings)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
