@@ -39,7 +39,9 @@ A vector is given dense (any sequence, converted to float32) or as a
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
+from itertools import chain
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -57,16 +59,15 @@ class StoreError(ValueError):
     """A put or search the reference store refuses (``ErrID``, ``ErrDim``)."""
 
 
-def _parts(vector: Sparse | Sequence[float] | np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
-    """A vector's length, its non-zero positions (int64, ascending) and their float32 values as float64;
-    a dense vector is converted to float32 first."""
+def _sparse(vector: Sparse | Sequence[float] | np.ndarray) -> Sparse:
+    """A vector by its non-zero components; a dense vector is converted to float32 first."""
     if isinstance(vector, Sparse):
-        return vector.size, np.array(vector.dims, dtype=np.int64), np.array(vector.values, dtype=np.float64)
+        return vector
     v = np.asarray(vector, dtype=np.float32)
     if v.ndim != 1:
         raise StoreError("store: vector dimension")
     dims = (v != 0).nonzero()[0]  # NaN counts as non-zero; -0.0 does not
-    return v.size, dims, v[dims].astype(np.float64)
+    return Sparse(v.size, tuple(dims.tolist()), tuple(v[dims].astype(np.float64).tolist()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,8 +95,7 @@ def _byte_key(s: str) -> bytes:
 @dataclass(slots=True)
 class _Item:
     id: str
-    dims: np.ndarray  # int64, ascending: the non-zero components
-    vals: np.ndarray  # float64 of the float32 components at dims
+    vector: Sparse
     finite: bool
     meta: Mapping[str, str]
 
@@ -121,18 +121,17 @@ class Store:
         """
         if id == "":
             raise StoreError("store: empty id")
-        size, dims, vals = _parts(vector)
-        if size == 0:
+        v = _sparse(vector)
+        if v.size == 0:
             raise StoreError("store: vector dimension")
         if self._dim == 0:
-            self._dim = size
-        if size != self._dim:
+            self._dim = v.size
+        if v.size != self._dim:
             raise StoreError("store: vector dimension")
         item = _Item(
             id=id,
-            dims=dims,
-            vals=vals,
-            finite=bool(np.isfinite(vals).all()),
+            vector=v,
+            finite=all(map(math.isfinite, v.values)),
             meta=MappingProxyType(dict(meta)) if meta else _EMPTY,
         )
         at = self._at.get(id)
@@ -157,8 +156,8 @@ class Store:
         ascending, and cut to ``k`` when ``k > 0``.  Raises ``StoreError`` when
         the vector's length differs from a non-empty store's dimension.
         """
-        size, qdims, qvals = _parts(vector)
-        if self._dim != 0 and size != self._dim:
+        q = _sparse(vector)
+        if self._dim != 0 and q.size != self._dim:
             raise StoreError("store: vector dimension")
         if not self._items:
             return []
@@ -170,7 +169,7 @@ class Store:
             if found is None:
                 return []
             admitted = found
-        scores = self._score(qdims, qvals, admitted)
+        scores = self._score(q, admitted)
         order = self._top(scores, self._rank[admitted], k)
         items = self._items
         return [Match(items[i].id, s, items[i].meta)
@@ -203,9 +202,10 @@ class Store:
             return
         items = self._items
         n = len(items)
-        counts = np.fromiter((it.dims.size for it in items), dtype=np.int64, count=n)
-        dims = np.concatenate([it.dims for it in items])
-        vals = np.concatenate([it.vals for it in items])
+        counts = np.fromiter((len(it.vector.dims) for it in items), dtype=np.int64, count=n)
+        size = int(counts.sum())
+        dims = np.fromiter(chain.from_iterable(it.vector.dims for it in items), dtype=np.int64, count=size)
+        vals = np.fromiter(chain.from_iterable(it.vector.values for it in items), dtype=np.float64, count=size)
         rows = np.repeat(np.arange(n, dtype=np.int64), counts)
         order = np.argsort(dims, kind="stable")
         rows, vals = rows[order], vals[order]
@@ -225,21 +225,13 @@ class Store:
         self._spaces = {v: np.array(g, dtype=np.int64) for v, g in groups.items()}
         self._fresh = True
 
-    def _score(self, qdims: np.ndarray, qvals: np.ndarray, admitted: np.ndarray) -> np.ndarray:
-        if not (self._finite and np.isfinite(qvals).all()):
-            qs = np.zeros(self._dim)
-            qs[qdims] = qvals
-            qs = qs.tolist()
-            return np.array([dot(qs, self._dense(self._items[i]).tolist()) for i in admitted.tolist()],
-                            dtype=np.float64)
-        return self._dot(qdims, qvals)[admitted]
+    def _score(self, q: Sparse, admitted: np.ndarray) -> np.ndarray:
+        if not (self._finite and all(map(math.isfinite, q.values))):
+            qs = q.dense()
+            return np.array([dot(qs, self._items[i].vector.dense()) for i in admitted.tolist()], dtype=np.float64)
+        return self._dot(q)[admitted]
 
-    def _dense(self, it: _Item) -> np.ndarray:
-        v = np.zeros(self._dim, dtype=np.float32)
-        v[it.dims] = it.vals.astype(np.float32)
-        return v
-
-    def _dot(self, qdims: np.ndarray, qvals: np.ndarray) -> np.ndarray:
+    def _dot(self, q: Sparse) -> np.ndarray:
         """Inner product of the query with every item, each summed in ascending dimension order.
 
         The query's columns are laid end to end in ascending dimension order
@@ -249,7 +241,7 @@ class Store:
         """
         cols = self._cols
         rows, vals, reps = [], [], []
-        for j, x in zip(qdims.tolist(), qvals.tolist()):
+        for j, x in zip(q.dims, q.values):
             col = cols[j]
             if col is not None:
                 rows.append(col[0])
