@@ -312,7 +312,8 @@ def named(turns: Iterable[Turn]) -> frozenset[str]:
                     look = looks[field]
                 else:
                     bare = _trim_non_letters(field)
-                    looks[field] = look = (to_lower(bare), bare == to_lower(bare)) if len(bare.encode()) >= 3 else None
+                    low = to_lower(bare)
+                    looks[field] = look = (low, bare == low) if len(bare.encode()) >= 3 else None
                 if look is None:
                     continue
                 low, written_lower = look
