@@ -16,6 +16,7 @@ from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import TYPE_CHECKING, NoReturn, TextIO
 from pathlib import Path
 
+from .arms.plugin import PluginError, PluginFailure
 from .bench.names import ARM_SETS, STEPS
 from .data.atomic import flushed, silence_stdout, unwritable
 from .data.dataset import DatasetError, Sample, load, load_each, resolve, write_atomic
@@ -24,6 +25,7 @@ from .read.reader import Options
 from .score import signature
 
 if TYPE_CHECKING:
+    from .arms.plugin import Plugin
     from .bench import experiment as bench, stream
 
 PROG = "locomo-repro"
@@ -84,9 +86,11 @@ def parser() -> argparse.ArgumentParser:
     _flag(p, "show", type=int, default=0, metavar="N", help="print N answered questions per category")
     _flag(p, "only", type=int, default=0, metavar="N", help="use only the first N conversations")
     _flag(p, "quiet", action="store_true", help="leave out the per-conversation build lines")
-    _flag(p, "arms", default="main", choices=ARM_SETS,
+    _flag(p, "arms", default="main", metavar="SET",
           help="arm set: main, factor, walk, read, gather (graph read with the +set reader), or hops "
-          "(graph+set and walks of 1-3 hops, guided and not, all read with the +set reader)")
+          "(graph+set and walks of 1-3 hops, guided and not, all read with the +set reader); or a plug-in, "
+          "MODULE:ATTR or an installed one's name (+set: read with the +set reader); several comma-separated; "
+          "list: what is available")
     _flag(p, "blind", action="store_true", help="empty every graph after building it")
     _flag(p, "no-derived", action="store_true", help="give the reasoner no rule: the derived-facts ablation")
     _flag(p, "coref", action="store_true",
@@ -101,8 +105,12 @@ def parser() -> argparse.ArgumentParser:
                f"(default {DEFAULT_MEMO}; an empty value keeps nothing)")
     _flag(p, "closed", action="store_true",
           help="with -model, add the contamination control: the model asked every question with no evidence")
-    _flag(p, "concurrency", type=int, default=8, metavar="N",
-          help="with -model, how many requests may wait on the endpoint at once (default 8)")
+    _flag(p, "concurrency", type=int, metavar="N",
+          help="with -model, how many requests may wait on the endpoint at once (default 8); "
+               "how many calls of a plug-in may run at once, in threads (default 1)")
+    _flag(p, "resume", metavar="DIR",
+          help="keep each finished conversation's results here, so a stopped run resumes where it stopped "
+               "(not in the reference)")
     _flag(p, "jobs", type=int, default=os.cpu_count() or 1, metavar="N",
           help="worker processes building and asking conversations (default: the machine's cores; "
                "1: all in this process; a -model run asks from this process, with -concurrency threads)")
@@ -123,7 +131,7 @@ def options(args: argparse.Namespace) -> Options:
         raise UsageError(f"-parts must be at least 1, got {args.parts}")
     if args.show < 0 or args.only < 0:
         raise UsageError("-show and -only take a count of 0 or more")
-    if args.concurrency < 1:
+    if args.concurrency is not None and args.concurrency < 1:
         raise UsageError(f"-concurrency must be at least 1, got {args.concurrency}")
     if args.jobs < 1:
         raise UsageError(f"-jobs must be at least 1, got {args.jobs}")
@@ -177,8 +185,13 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         from .score import stats
 
         return stats.main([args.stats])
+    if args.arms == "list":
+        out.write(arms_listing())
+        return 0
     from .bench import experiment as bench  # here: --help and -stats need no memory
 
+    # refused before any work; a plug-in read by two readers (bm25, bm25+set) is named once
+    plugins = list({part[0].name: part[0] for part in bench.choose(args.arms) if not isinstance(part, str)}.values())
     reader = model(args)
     if args.out:
         writable(Path(args.out))
@@ -189,15 +202,24 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     settings = run_settings(args, opts)
     summary = gathered(args, settings)
     if reader is None:  # read, built and asked one conversation at a time: memory flat in the dataset's size
-        for got in stream.outcomes(load_each(args.data, args.only), settings, args.jobs):
+        kept = None
+        if args.resume:
+            from .bench.resume import Kept
+
+            kept = Kept(args.resume, str(run_signature(args, opts, plugins)))
+        for got in stream.outcomes(load_each(args.data, args.only), settings, args.jobs, kept):
             summary.add(got)
-        signature.emit(run_signature(args, opts))  # once the whole file is read: a bad one is one line
+            if plugins or kept is not None:  # a plug-in may be slow: say how far the run is
+                print(f"{PROG}: {got.sample} done (conversation {summary.conversations})", file=sys.stderr)
+        if kept is not None and kept.read:
+            print(f"{PROG}: {kept.read} conversations read back from {args.resume}", file=sys.stderr)
+        signature.emit(run_signature(args, opts, plugins))  # once the whole file is read: a bad one is one line
         finish(summary, args, out)
         return 0
     samples = load(args.data)[: args.only or None]
-    signature.emit(run_signature(args, opts))
+    signature.emit(run_signature(args, opts, plugins))
     # The model waits on the endpoint, not on a core: its run is asked from here, with threads.
-    with ThreadPoolExecutor(args.concurrency, thread_name_prefix="model") as pool:
+    with ThreadPoolExecutor(args.concurrency or 8, thread_name_prefix="model") as pool:
         for i, sample in enumerate(samples):
             (case,) = bench.build([sample], args.arms, args.blind, derive=not args.no_derived, coref=args.coref)
             bench.add_model_arms([case], reader, args.closed)
@@ -215,7 +237,7 @@ def run_settings(args: argparse.Namespace, opts: Options) -> stream.Settings:
     from .bench import stream
 
     return stream.Settings(options=opts, arm_set=args.arms, blind=args.blind, derive=not args.no_derived,
-                           coref=args.coref, sweep=args.sweep)
+                           coref=args.coref, sweep=args.sweep, concurrency=args.concurrency or 1)
 
 
 def gathered(args: argparse.Namespace, settings: stream.Settings) -> stream.Report:
@@ -233,14 +255,33 @@ def finish(summary: stream.Report, args: argparse.Namespace, out: TextIO) -> Non
         out.write(f"\npredictions: {args.out} ({', '.join(summary.arms)})\n")
 
 
-def run_signature(args: argparse.Namespace, opts: Options) -> signature.Signature:
-    """The signature of the numbers a run prints (``signature.run`` over the parsed flags)."""
+def run_signature(args: argparse.Namespace, opts: Options, plugins: Sequence[Plugin] = ()) -> signature.Signature:
+    """The signature of the numbers a run prints (``signature.run`` over the parsed flags), naming every
+    plug-in with where its factory lives and its package's version."""
     settings = [(name, getattr(opts, name)) for name in ("k", "floor", "span", "band", "parts")]
     return signature.run(
         signature.file_digest(resolve(args.data)), args.arms, settings, sweep=args.sweep, blind=args.blind,
         derive=not args.no_derived, coref=args.coref, only=args.only, model=args.model, base=args.base,
-        closed=args.closed,
+        closed=args.closed, plugins=[p.describe() for p in plugins],
     )
+
+
+def arms_listing() -> str:
+    """``-arms list``: the built-in arm sets with their arms, the installed plug-ins, and how to name one's own."""
+    from .arms.plugin import GROUP, installed
+
+    lines = ["arm sets:"]
+    lines += [f"  {name:<8} {', '.join(arms)}" for name, arms in ARM_SETS.items()]
+    lines.append(f"installed plug-ins (entry points {GROUP}):")
+    found = installed()
+    for name, ep in found.items():
+        where = f"{ep.dist.name} {ep.dist.version}" if ep.dist is not None else "no distribution"
+        lines.append(f"  {name:<8} {ep.value} ({where})")
+    if not found:
+        lines.append("  (none)")
+    lines.append("any other plug-in: MODULE:ATTR (a class or function called with each conversation); "
+                 "NAME+set reads a memory plug-in with the +set reader")
+    return "\n".join(lines) + "\n"
 
 
 def report(
@@ -278,6 +319,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as err:
         print(f"{PROG}: {err} (see {PROG} --help)", file=sys.stderr)
         return 2
+    except PluginError as err:
+        print(f"{PROG}: {err}", file=sys.stderr)
+        return 2
+    except PluginFailure as err:  # nothing was written: -out and -json are written once the run is done
+        print(f"{PROG}: {err}", file=sys.stderr)
+        return 1
     except DatasetError as err:
         print(f"{PROG}: {err}", file=sys.stderr)
         return 2

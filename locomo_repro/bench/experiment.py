@@ -17,15 +17,16 @@ from ..arms.factor import Scoped, Span
 from ..go.strings import to_lower
 from ..arms.graph import NAMING, Knowledge
 from ..memory.cite import Cite, Memory, ids, sure
-from ..score.metric import declined, grade, recall
+from ..score.metric import DECLINE, declined, grade, recall
 from ..read.model import Model, Nothing
 from ..arms.oracle import Oracle
+from ..arms.plugin import SET, Asked, Plugin, PluginError, Conversation, load, made
 from ..arms.path import Path
 from ..read.reader import Options, Reader, gather, recite, reply
 from ..memory.talk import mentions
 from ..memory.terms import Vocabulary
 from ..arms.vector import VectorMemory
-from .names import ARM_SETS as ARM_SETS, STEPS  # ARM_SETS re-exported: bench.ARM_SETS
+from .names import ARM_SETS as ARM_SETS, MEMORIES, STEPS  # ARM_SETS re-exported: bench.ARM_SETS
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,18 +34,25 @@ class Arm:
     """An arm of the experiment: a memory, the reader of its evidence, and the column name.
 
     A ``remote`` arm's reader waits on the network (the model reader): given a
-    pool, ``Case.ask`` puts all its reads to the pool at once.
+    pool, ``Case.ask`` puts all its reads to the pool at once.  An arm with an
+    ``answerer`` (an answering plug-in) has no memory or reader of the kit's: its
+    replies are taken as given.
     """
 
     name: str
     memory: Memory
     read: Reader
     remote: bool = False
+    answerer: Asked | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Record:
-    """One question answered by one arm, graded."""
+    """One question answered by one arm, graded.
+
+    ``context`` and ``recall`` are None where the arm named no evidence (an answering plug-in that
+    returned a bare reply: its evidence recall is absent, not 1), ``sure`` where it gave no confidence.
+    """
 
     sample: str
     question: str
@@ -52,10 +60,10 @@ class Record:
     category: int
     evidence: tuple[str, ...]
     reply: str
-    context: tuple[str, ...]
-    sure: float
+    context: tuple[str, ...] | None
+    sure: float | None
     score: float
-    recall: float
+    recall: float | None
 
 
 @dataclass
@@ -68,16 +76,36 @@ class Case:
     arms: list[Arm]
     recalled: dict[tuple[str, int], list[tuple[list[Cite], float]]] = field(default_factory=dict)
 
-    def recall(self, memory: Memory, k: int) -> list[tuple[list[Cite], float]]:
-        """Every question's cites and confidence from one memory at one k, computed once."""
+    def recall(self, memory: Memory, k: int, pool: Executor | None = None) -> list[tuple[list[Cite], float]]:
+        """Every question's cites and confidence from one memory at one k, computed once (with ``pool``, a
+        plug-in memory's calls run in its threads; the cites come back in question order)."""
         key = (memory.name, k)
         if key not in self.recalled:
-            out = []
-            for q in self.sample.questions:
-                cites = memory.recall(q.text, k)
-                out.append((cites, sure(self.vocab, q.text, cites)))
-            self.recalled[key] = out
+            texts = [q.text for q in self.sample.questions]
+            if pool is not None and getattr(memory, "threaded", False):
+                got = list(pool.map(memory.recall, texts, [k] * len(texts)))
+            else:
+                got = [memory.recall(text, k) for text in texts]
+            self.recalled[key] = [(cites, sure(self.vocab, text, cites)) for text, cites in zip(texts, got)]
         return self.recalled[key]
+
+    def answered(self, arm: Arm, options: Options, pool: Executor | None = None) -> list[Record]:
+        """An answering plug-in's records: its replies as given, declined below the floor only where it gave
+        a confidence, its evidence recall counted from the ids it gave (absent where it gave none)."""
+        assert arm.answerer is not None
+        questions = self.sample.questions
+        texts = [q.text for q in questions]
+        said = list(pool.map(arm.answerer.answer, texts)) if pool is not None else [
+            arm.answerer.answer(text) for text in texts]
+        out = []
+        for q, got in zip(questions, said):
+            answer = DECLINE if got.confidence is not None and got.confidence < options.floor else got.reply
+            out.append(Record(
+                sample=self.sample.id, question=q.text, answer=q.answer, category=q.category, evidence=q.evidence,
+                reply=answer, context=got.context, sure=got.confidence, score=grade(q.category, answer, q.answer),
+                recall=None if got.context is None else recall([e.strip("()") for e in q.evidence], got.context),
+            ))
+        return out
 
     def ask(self, options: Options, pool: Executor | None = None) -> dict[str, list[Record]]:
         """Every question of this conversation put to every arm.
@@ -88,14 +116,17 @@ class Case:
         """
         pending = [
             [pool.submit(arm.read, q.text, cites, confidence, self.vocab, options)
-             for q, (cites, confidence) in zip(self.sample.questions, self.recall(arm.memory, options.k))]
+             for q, (cites, confidence) in zip(self.sample.questions, self.recall(arm.memory, options.k, pool))]
             if pool is not None and arm.remote else None
             for arm in self.arms
         ]
         out: dict[str, list[Record]] = {}
         for arm, submitted in zip(self.arms, pending):
+            if arm.answerer is not None:
+                out[arm.name] = self.answered(arm, options, pool)
+                continue
             records = out.setdefault(arm.name, [])
-            recalled = self.recall(arm.memory, options.k)
+            recalled = self.recall(arm.memory, options.k, pool)
             for i, (q, (cites, confidence)) in enumerate(zip(self.sample.questions, recalled)):
                 answer = (submitted[i].result() if submitted is not None
                           else arm.read(q.text, cites, confidence, self.vocab, options))
@@ -119,12 +150,14 @@ class Case:
 
 
 class Tally:
-    """Sums of score, evidence recall and declines per category, for one arm."""
+    """Sums of score, evidence recall and declines per category, for one arm (recall over the records that
+    have one: every record of a memory's arm)."""
 
     def __init__(self, records: Iterable[Record] = ()):
         self.n: dict[int, int] = {}
         self.score: dict[int, float] = {}
         self.recall: dict[int, float] = {}
+        self.recalled: dict[int, int] = {}
         self.quiet: dict[int, float] = {}
         for r in records:
             self.add(r)
@@ -133,14 +166,16 @@ class Tally:
         c = r.category
         self.n[c] = self.n.get(c, 0) + 1
         self.score[c] = self.score.get(c, 0.0) + r.score
-        self.recall[c] = self.recall.get(c, 0.0) + r.recall
+        if r.recall is not None:
+            self.recall[c] = self.recall.get(c, 0.0) + r.recall
+            self.recalled[c] = self.recalled.get(c, 0) + 1
         self.quiet[c] = self.quiet.get(c, 0.0) + (1.0 if declined(r.reply) else 0.0)
 
     def count(self, kinds: Sequence[int] = ()) -> int:
         return sum(self.n.get(k, 0) for k in (kinds or sorted(self.n)))
 
-    def _mean(self, sums: dict[int, float], kinds: Sequence[int]) -> float:
-        n = self.count(kinds)
+    def _mean(self, sums: dict[int, float], kinds: Sequence[int], n: int | None = None) -> float:
+        n = self.count(kinds) if n is None else n
         if not n:
             return 0.0
         # Added in turn, not with sum() (which compensates from Python 3.12).
@@ -155,9 +190,12 @@ class Tally:
         """Mean score over the given categories (all when none)."""
         return self._mean(self.score, kinds)
 
-    def reach(self, kinds: Sequence[int] = ()) -> float:
-        """Mean evidence recall over the given categories."""
-        return self._mean(self.recall, kinds)
+    def reach(self, kinds: Sequence[int] = ()) -> float | None:
+        """Mean evidence recall over the given categories' records that have one (None where none has)."""
+        n = sum(self.recalled.get(k, 0) for k in (kinds or sorted(self.n)))
+        if self.count(kinds) and not n:
+            return None
+        return self._mean(self.recall, kinds, n)
 
     def quiet_share(self, kinds: Sequence[int] = ()) -> float:
         """Share of declined replies over the given categories."""
@@ -177,11 +215,10 @@ def build(
     ``blind`` empties each graph after it is built; ``derive=False`` gives the
     reasoner no rule (the derived-facts ablation); ``coref`` lets the dialogue
     reader bind third-person pronouns per session (the README's coreference
-    experiment, reconstructed: ``talk.third_person``).  ``arm_set`` is a name of
-    :data:`ARMS`.
+    experiment, reconstructed: ``talk.third_person``).  ``arm_set`` is an ``-arms``
+    value: names of :data:`ARMS` and plug-ins, comma-separated (:func:`choose`).
     """
-    if arm_set not in ARMS:
-        raise ValueError(f"unknown arm set {arm_set!r} (one of {', '.join(ARMS)})")
+    parts = choose(arm_set)
     cases: list[Case] = []
     for sample in samples:
         vocab = Vocabulary([t.text for t in sample.turns])
@@ -189,8 +226,50 @@ def build(
         graph = Knowledge(sample, vocab, (NAMING,) if derive else (), coref=coref)
         if blind:
             graph.blind()
-        cases.append(Case(sample, vocab, graph, ARMS[arm_set](sample, vocab, vector, graph)))
+        arms: dict[str, Arm] = {}
+        mades: dict[str, object] = {}
+        for part in parts:
+            if isinstance(part, str):
+                got = ARMS[part](sample, vocab, vector, graph)
+            else:
+                plugin, gathered = part
+                if plugin.name not in mades:
+                    mades[plugin.name] = made(plugin, Conversation.of(sample))
+                got = [_plugged(plugin.name, mades[plugin.name], gathered)]
+            for arm in got:  # an arm two sets share (vector in main and walk) is the same arm: kept once
+                arms.setdefault(arm.name, arm)
+        cases.append(Case(sample, vocab, graph, list(arms.values())))
     return cases
+
+
+def _plugged(name: str, plugged: object, gathered: bool) -> Arm:
+    """A plug-in's arm: a memory read by the extractive reader (or the ``+set`` reader), or an answerer."""
+    if isinstance(plugged, Asked):
+        if gathered:
+            raise PluginError(f"-arms {name}{SET}: {name} is an answerer; only a memory is read by a reader")
+        return Arm(name, Nothing(), reply, answerer=plugged)
+    return Arm(name + SET if gathered else name, plugged, gather if gathered else reply)  # type: ignore[arg-type]
+
+
+def choose(arm_set: str) -> list[str | tuple[Plugin, bool]]:
+    """The parts of an ``-arms`` value, in order: built-in arm set names (:data:`ARMS`) and plug-ins.
+
+    A part that is not an arm set's name is a plug-in, ``MODULE:ATTR`` or an installed entry point's name
+    (``arms.plugin.load``), optionally with ``+set`` (its memory read by the ``+set`` reader).  Raises
+    ``PluginError`` (one line) for a plug-in that cannot be loaded or whose name is a built-in memory's.
+    """
+    parts: list[str | tuple[Plugin, bool]] = []
+    for part in arm_set.split(","):
+        if part in ARMS:
+            parts.append(part)
+            continue
+        gathered = part.endswith(SET)
+        plugin = load(part[: -len(SET)] if gathered else part)
+        if plugin.name in MEMORIES:
+            raise PluginError(f"-arms {part}: the arm name {plugin.name!r} is a built-in memory's; give the "
+                              f"factory another name attribute")
+        parts.append((plugin, gathered))
+    return parts
 
 
 def add_model_arms(cases: Sequence[Case], model: Model, closed: bool = False) -> None:
@@ -214,7 +293,7 @@ def twin(arms: Sequence[Arm], read: Reader) -> list[Arm]:
     seen: set[str] = set()
     out: list[Arm] = []
     for arm in arms:
-        if arm.memory.name not in seen:
+        if arm.answerer is None and arm.memory.name not in seen:
             seen.add(arm.memory.name)
             out.append(Arm(f"{arm.memory.name}+model", arm.memory, read))
     return out
@@ -375,7 +454,9 @@ def tally_table(tallies: dict[str, Tally]) -> str:
         row = f"{name:<14}{tallies[arms[0]].count(kinds):6d}"
         for a in arms:
             t = tallies[a]
-            row += f"  {t.mean(kinds):6.3f} {t.reach(kinds):6.3f} {100 * t.quiet_share(kinds):5.0f}%"
+            reach = t.reach(kinds)
+            cell = f"{'-':>6}" if reach is None else f"{reach:6.3f}"
+            row += f"  {t.mean(kinds):6.3f} {cell} {100 * t.quiet_share(kinds):5.0f}%"
         lines.append(row)
     return "\n".join(lines) + "\n"
 

@@ -6,8 +6,19 @@ choices (``--help`` included) without importing the memories, numpy or NLTK.
 
 from __future__ import annotations
 
-#: The arm sets a run can ask for.
-ARM_SETS = ("main", "factor", "walk", "read", "gather", "hops")
+#: The arm sets a run can ask for, each with the arms it builds (in the order it builds them).
+ARM_SETS: dict[str, tuple[str, ...]] = {
+    "main": ("vector", "graph", "graph+edge", "oracle"),
+    "factor": ("vector", "scoped", "span", "graph"),
+    "walk": ("vector", "vector+set", "graph", "path", "path+set", "oracle", "oracle+set"),
+    "read": ("oracle", "oracle+set"),
+    "gather": ("graph", "graph+set"),
+    "hops": ("graph+set", "path+set", "path2", "path3", "walk2", "walk3"),
+}
+
+#: The names of the built-in memories (and of the contamination control's), which a plug-in's arm may not take.
+MEMORIES = frozenset({"vector", "graph", "oracle", "scoped", "span", "path", "path2", "path3", "walk2", "walk3",
+                      "closed"})
 
 #: The values each setting is swept over.
 STEPS: dict[str, tuple[float, ...]] = {

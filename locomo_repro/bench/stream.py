@@ -19,9 +19,9 @@ import gc
 import tempfile
 from collections import deque
 from collections.abc import Iterable, Iterator
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TextIO
+from typing import Protocol, TextIO
 
 from ..data.dataset import Sample
 from ..go.json import dumps
@@ -32,7 +32,8 @@ from . import experiment as bench
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """What a run builds and asks: the arm set, the ablations, the reader settings and the swept setting."""
+    """What a run builds and asks: the arm set (an ``-arms`` value: sets and plug-ins), the ablations, the
+    reader settings, the swept setting, and how many threads a plug-in's calls may run in at once."""
 
     options: Options
     arm_set: str = "main"
@@ -40,6 +41,7 @@ class Settings:
     derive: bool = True
     coref: bool = False
     sweep: str | None = None
+    concurrency: int = 1
 
     def passes(self) -> list[Options]:
         """The settings each conversation is asked with: one, or one per swept value."""
@@ -92,7 +94,11 @@ def conversation(sample: Sample, settings: Settings) -> Outcome:
     try:
         (case,) = bench.build([sample], settings.arm_set, settings.blind, derive=settings.derive,
                               coref=settings.coref)
-        done = outcome(case, settings)
+        if settings.concurrency > 1 and any(getattr(a.memory, "threaded", False) or a.answerer for a in case.arms):
+            with ThreadPoolExecutor(settings.concurrency, thread_name_prefix="plugin") as pool:
+                done = outcome(case, settings, pool)
+        else:
+            done = outcome(case, settings)
         del case
     finally:
         if collecting:
@@ -102,8 +108,20 @@ def conversation(sample: Sample, settings: Settings) -> Outcome:
     return done
 
 
-def outcomes(samples: Iterable[Sample], settings: Settings, jobs: int = 1) -> Iterator[Outcome]:
+class Keeps(Protocol):
+    """Where finished conversations are kept for a run to resume (``resume.Kept``)."""
+
+    def get(self, sample: str) -> Outcome | None: ...
+
+    def put(self, outcome: Outcome) -> None: ...
+
+
+def outcomes(samples: Iterable[Sample], settings: Settings, jobs: int = 1, kept: Keeps | None = None
+             ) -> Iterator[Outcome]:
     """Every conversation's outcome in dataset order: here with one job, else in ``jobs`` worker processes.
+
+    With ``kept``, a conversation kept by an earlier run of the same settings is read back instead of
+    asked, and each one asked is kept as soon as it is done.
 
     At most two conversations per worker are handed out ahead of the one
     awaited, so neither samples nor outcomes pile up.  What is loaded before
@@ -116,19 +134,32 @@ def outcomes(samples: Iterable[Sample], settings: Settings, jobs: int = 1) -> It
     gc.collect()
     gc.freeze()
     try:
+        def done(got: Outcome | Future) -> Outcome:
+            if isinstance(got, Outcome):
+                return got
+            outcome = got.result()
+            if kept is not None:
+                kept.put(outcome)
+            return outcome
+
         if jobs == 1:
             for sample in samples:
-                yield conversation(sample, settings)
+                if (got := kept.get(sample.id) if kept is not None else None) is None:
+                    got = conversation(sample, settings)
+                    if kept is not None:
+                        kept.put(got)
+                yield got
             return
         pool = ProcessPoolExecutor(jobs)
         try:
             waiting: deque = deque()
             for sample in samples:
-                waiting.append(pool.submit(conversation, sample, settings))
+                ready = kept.get(sample.id) if kept is not None else None
+                waiting.append(ready if ready is not None else pool.submit(conversation, sample, settings))
                 if len(waiting) > 2 * jobs:
-                    yield waiting.popleft().result()
+                    yield done(waiting.popleft())
             while waiting:
-                yield waiting.popleft().result()
+                yield done(waiting.popleft())
         finally:  # a bad sample further on, or a stop: conversations not yet started are dropped
             pool.shutdown(cancel_futures=True)
     finally:
@@ -142,7 +173,9 @@ def _percent(part: int, whole: int, places: int) -> str:
 
 def prediction(sample: str, records: dict[str, list[bench.Record]]) -> dict:
     """One conversation in the official scorer's predictions shape: every arm's reply, context and
-    confidence per question (the reference's keys, sorted as Go writes a map)."""
+    confidence per question (the reference's keys, sorted as Go writes a map).  An arm that named no
+    evidence or gave no confidence (an answering plug-in) has no context or confidence key there, as a
+    file of another system without them."""
     arms = list(records)
     qa = []
     for i, first in enumerate(records[arms[0]] if arms else ()):
@@ -153,8 +186,10 @@ def prediction(sample: str, records: dict[str, list[bench.Record]]) -> dict:
         for arm in arms:
             r = records[arm][i]
             item[f"{arm}_prediction"] = r.reply
-            item[f"{arm}_prediction_context"] = list(r.context)
-            item[f"{arm}_prediction_confidence"] = r.sure
+            if r.context is not None:
+                item[f"{arm}_prediction_context"] = list(r.context)
+            if r.sure is not None:
+                item[f"{arm}_prediction_confidence"] = r.sure
         qa.append(dict(sorted(item.items())))
     return {"sample_id": sample, "qa": qa}
 

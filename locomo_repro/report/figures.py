@@ -122,7 +122,8 @@ def tradeoff(
     for floor in floors:
         for arm in sorted(base):
             t = bench.Tally(
-                r if r.sure >= floor else replace(r, reply=DECLINE, score=quiet[i]) for i, r in enumerate(base[arm])
+                r if r.sure is None or r.sure >= floor else replace(r, reply=DECLINE, score=quiet[i])
+                for i, r in enumerate(base[arm])
             )
             out.append(Point(arm, float(floor), t.quiet_share(), t.mean(ANSWERABLE), t.mean((stats.ADVERSARIAL,))))
         if progress is not None:

@@ -94,11 +94,13 @@ def run(
     model: str | None = None,
     base: str | None = None,
     closed: bool = False,
+    plugins: Iterable[str] = (),
 ) -> Signature:
     """The signature of a benchmark run: dataset, the kit's scorer, arm set, every setting, ablations, model.
 
     ``data`` is the dataset's :func:`digest`; ``settings`` the reader's
-    ``(name, value)`` pairs in flag order (k, floor, span, band, parts).  A
+    ``(name, value)`` pairs in flag order (k, floor, span, band, parts); ``plugins`` each plug-in
+    of ``arms`` as ``Plugin.describe`` names it (where its factory lives, its package's version).  A
     swept setting's value reads ``sweep``; flags left at their default add
     nothing, so the default run's signature stays short.
     """
@@ -106,6 +108,7 @@ def run(
     if only:
         fields.append(("only", str(only)))
     fields += [("scorer", KIT), ("arms", arms)]
+    fields += [("plugin", described) for described in plugins]
     fields += [(name, "sweep" if name == sweep else number(value)) for name, value in settings]
     if blind:
         fields.append(("blind", "yes"))

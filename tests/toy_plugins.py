@@ -1,0 +1,142 @@
+"""Plug-ins the tests run through the protocol: a user's code, written as a user would write it.
+
+``Vec`` re-implements the built-in ``vector`` memory with the kit's own vocabulary and store; the
+answerers answer from the turns; the rest are broken in one way each.
+"""
+
+from __future__ import annotations
+
+import math
+
+from locomo_repro.arms.plugin import Conversation
+from locomo_repro.memory.store import Store
+from locomo_repro.memory.terms import Vocabulary
+
+
+class Vec:
+    """The ``vector`` memory through the protocol: one unit vector per turn line, nearest by inner product."""
+
+    name = "vec"
+
+    def __init__(self, conversation: Conversation) -> None:
+        self.vocab = Vocabulary([t.text for t in conversation.turns])
+        self.store = Store()
+        for t in conversation.turns:
+            self.store.put(t.id, self.vocab.weigh(t.line()))
+
+    def recall(self, question: str, k: int) -> list[tuple[str, float]]:
+        out = []
+        for m in self.store.near(self.vocab.weigh(question), k):
+            if m.score <= 0:
+                break
+            out.append((m.id, m.score))
+        return out
+
+
+def first_turns(conversation: Conversation):
+    """A function factory (no name attribute: the arm is named ``first_turns``): the first k turns, score 1."""
+
+    class First:
+        def recall(self, question: str, k: int) -> list[tuple[str, float]]:
+            return [(t.id, 1.0) for t in conversation.turns[:k]]
+
+    return First()
+
+
+class Parrot:
+    """An answerer that names its evidence: the last turn's text, the last turn's id, confidence 0.5."""
+
+    name = "parrot"
+
+    def __init__(self, conversation: Conversation) -> None:
+        self.last = conversation.turns[-1]
+
+    def answer(self, question: str) -> tuple[str, list[str], float]:
+        return self.last.text, [self.last.id], 0.5
+
+
+class Bare:
+    """An answerer that gives a bare reply: no evidence, no confidence."""
+
+    name = "bare"
+
+    def __init__(self, conversation: Conversation) -> None:
+        self.speaker = conversation.speakers[0]
+
+    def answer(self, question: str) -> str:
+        return self.speaker
+
+
+class _Broken:
+    def __init__(self, conversation: Conversation) -> None:
+        self.turn = conversation.turns[0].id
+
+
+class Raises(_Broken):
+    name = "raises"
+
+    def recall(self, question: str, k: int):
+        raise RuntimeError("the index is down")
+
+
+class NotATurn(_Broken):
+    name = "notaturn"
+
+    def recall(self, question: str, k: int):
+        return [("D99:99", 1.0)]
+
+
+class NanScore(_Broken):
+    name = "nanscore"
+
+    def recall(self, question: str, k: int):
+        return [(self.turn, math.nan)]
+
+
+class WrongType(_Broken):
+    name = "wrongtype"
+
+    def recall(self, question: str, k: int):
+        return "D1:1"
+
+
+class TooMany(_Broken):
+    name = "toomany"
+
+    def recall(self, question: str, k: int):
+        return [(self.turn, 1.0)] * (k + 1)
+
+
+class BadAnswer(_Broken):
+    name = "badanswer"
+
+    def answer(self, question: str):
+        return 42
+
+
+class FactoryRaises:
+    name = "factoryraises"
+
+    def __init__(self, conversation: Conversation) -> None:
+        raise ValueError("no model file")
+
+
+class Neither:
+    name = "neither"
+
+    def __init__(self, conversation: Conversation) -> None:
+        pass
+
+
+class Plus:
+    name = "bad+name"
+
+    def __init__(self, conversation: Conversation) -> None:
+        pass
+
+
+class Vector(Vec):
+    name = "vector"
+
+
+NOT_CALLABLE = 3
