@@ -21,7 +21,7 @@ USAGE_ERRORS = [
     (["-span", "0"], "-span must be at least 1"),
     (["-parts", "0"], "-parts must be at least 1"),
     (["-show", "-1"], "-show and -only"),
-    (["-arms", "nope"], "invalid choice: 'nope'"),
+    (["-arms", "nope"], "-arms nope: no such arm set or installed plug-in (see -arms list)"),
     (["-sweep", "depth"], "invalid choice: 'depth'"),
     (["-k", "five"], "invalid int value: 'five'"),
     (["-frobnicate"], "unrecognized arguments: -frobnicate"),

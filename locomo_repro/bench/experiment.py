@@ -20,7 +20,7 @@ from ..memory.cite import Cite, Memory, ids, sure
 from ..score.metric import DECLINE, declined, grade, recall
 from ..read.model import Model, Nothing
 from ..arms.oracle import Oracle
-from ..arms.plugin import SET, Asked, Plugin, PluginError, Conversation, load, made
+from ..arms.plugin import SET, Asked, Conversation, Plugin, PluginError, Said, load, made
 from ..arms.path import Path
 from ..read.reader import Options, Reader, gather, recite, reply
 from ..memory.talk import mentions
@@ -99,13 +99,20 @@ class Case:
             arm.answerer.answer(text) for text in texts]
         out = []
         for q, got in zip(questions, said):
-            answer = DECLINE if got.confidence is not None and got.confidence < options.floor else got.reply
+            answer = taken(got, options)
             out.append(Record(
                 sample=self.sample.id, question=q.text, answer=q.answer, category=q.category, evidence=q.evidence,
                 reply=answer, context=got.context, sure=got.confidence, score=grade(q.category, answer, q.answer),
                 recall=None if got.context is None else recall([e.strip("()") for e in q.evidence], got.context),
             ))
         return out
+
+    def said(self, arm: Arm, question: str, options: Options) -> str:
+        """One arm's reply to one question of this conversation, as ``ask`` gives it."""
+        if arm.answerer is not None:
+            return taken(arm.answerer.answer(question), options)
+        cites = arm.memory.recall(question, options.k)
+        return arm.read(question, cites, sure(self.vocab, question, cites), self.vocab, options)
 
     def ask(self, options: Options, pool: Executor | None = None) -> dict[str, list[Record]]:
         """Every question of this conversation put to every arm.
@@ -147,6 +154,12 @@ class Case:
                     )
                 )
         return out
+
+
+def taken(said: Said, options: Options) -> str:
+    """An answering plug-in's reply as the run takes it: as given, declined only under the floor where the
+    plug-in gave a confidence."""
+    return DECLINE if said.confidence is not None and said.confidence < options.floor else said.reply
 
 
 class Tally:
@@ -268,6 +281,9 @@ def choose(arm_set: str) -> list[str | tuple[Plugin, bool]]:
         if plugin.name in MEMORIES:
             raise PluginError(f"-arms {part}: the arm name {plugin.name!r} is a built-in memory's; give the "
                               f"factory another name attribute")
+        factory = plugin.factory
+        if gathered and isinstance(factory, type) and hasattr(factory, "answer") and not hasattr(factory, "recall"):
+            raise PluginError(f"-arms {part}: {plugin.name} is an answerer; only a memory is read by a reader")
         parts.append((plugin, gathered))
     return parts
 

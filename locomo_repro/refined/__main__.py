@@ -98,8 +98,11 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_predict(args: argparse.Namespace) -> int:
-    if args.arm not in predict.arm_names():
-        raise Usage(f"unknown arm {args.arm!r} (registered: {', '.join(predict.arm_names())})")
+    if args.arm not in predict.arm_names():  # a plug-in, loaded here: one that cannot be is a usage error
+        try:
+            predict.plugged(args.arm)
+        except predict.ArmError as err:
+            raise Usage(str(err)) from None
     questions, source = _questions(args)
     answer = predict.answerer(args.arm, args.data)
     records = predict.predict(questions, answer, progress=_progress(f"predict {args.arm}"))
@@ -267,7 +270,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = commands.add_parser("predict", help="answer every question with an arm; write predictions.jsonl")
     p.add_argument("--arm", required=True, metavar="NAME",
-                   help=f"answering arm (registered: {', '.join(predict.arm_names())})")
+                   help=f"answering arm (registered: {', '.join(predict.arm_names())}), or a plug-in: MODULE:ATTR "
+                        "or an installed one's name")
     _question_options(p)
     p.add_argument("--out", default="predictions.jsonl", metavar="FILE", help="default: predictions.jsonl")
     p.set_defaults(run=cmd_predict)

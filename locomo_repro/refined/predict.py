@@ -99,12 +99,8 @@ class KitAnswerer:
         return found
 
     def __call__(self, sample_id: str, question: str) -> str:
-        from ..memory.cite import sure
-
         case, arm = self._case(sample_id)
-        text = self._wording(sample_id, question)
-        cites = arm.memory.recall(text, self.options.k)
-        return arm.read(text, cites, sure(case.vocab, text, cites), case.vocab, self.options)
+        return case.said(arm, self._wording(sample_id, question), self.options)
 
 
 def _kit_arm(arm: str, arm_set: str) -> ArmFactory:
@@ -126,11 +122,26 @@ def arm_names() -> list[str]:
 
 
 def answerer(arm: str, data: str | None = None) -> Answerer:
-    """The answerer of a registered arm."""
+    """The answerer of a registered arm, or of a plug-in (``MODULE:ATTR`` or an installed one's name, with
+    ``+set`` for the ``+set`` reader: see ``arms.plugin``), read at the default settings."""
     factory = _ARMS.get(arm)
-    if factory is None:
-        raise ArmError(f"unknown arm {arm!r} (known: {', '.join(arm_names())})")
-    return factory(data)
+    if factory is not None:
+        return factory(data)
+    return KitAnswerer(plugged(arm), arm, data)
+
+
+def plugged(arm: str) -> str:
+    """The arm name of the one plug-in ``arm`` names (loaded: ``ArmError``, one line, if it cannot be)."""
+    from ..bench import experiment as bench
+
+    try:
+        parts = bench.choose(arm)
+    except bench.PluginError as err:
+        raise ArmError(f"unknown arm {arm!r}: {err} (registered: {', '.join(arm_names())})") from None
+    if len(parts) != 1 or isinstance(parts[0], str):
+        raise ArmError(f"unknown arm {arm!r}: name one arm or one plug-in (registered: {', '.join(arm_names())})")
+    plugin, gathered = parts[0]
+    return plugin.name + (bench.SET if gathered else "")
 
 
 def predict(
