@@ -15,8 +15,8 @@ test:           ## the whole test suite, every published claim included
 bench:          ## the speed table (CPU, wall, peak memory); VS="reference command" adds it, alternating, and ratios
 	$(PY) -m locomo_repro.bench_perf --runs 5 --vs "$(VS)"
 
-bench-readme:   ## the same, also written into README.md's speed section
-	$(PY) -m locomo_repro.bench_perf --runs 5 --vs "$(VS)" --readme README.md
+bench-readme:   ## the same, also written into docs/speed.md
+	$(PY) -m locomo_repro.bench_perf --runs 5 --vs "$(VS)" --readme docs/speed.md
 
 sweeps:         ## every sweep of the README
 	for s in k floor span band parts; do $(PY) -m locomo_repro -sweep $$s; done
