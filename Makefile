@@ -13,10 +13,10 @@ test:           ## the whole test suite, every published claim included
 	$(PY) -m tox
 
 bench:          ## the speed table (CPU, wall, peak memory); VS="reference command" adds it, alternating, and ratios
-	$(PY) -m locomo_repro.bench_perf --runs 5 --vs "$(VS)"
+	$(PY) -m locomo_repro bench --runs 5 --vs "$(VS)"
 
 bench-readme:   ## the same, also written into docs/speed.md
-	$(PY) -m locomo_repro.bench_perf --runs 5 --vs "$(VS)" --readme docs/speed.md
+	$(PY) -m locomo_repro bench --runs 5 --vs "$(VS)" --readme docs/speed.md
 
 sweeps:         ## every sweep of the README
 	for s in k floor span band parts; do $(PY) -m locomo_repro -sweep $$s; done
@@ -31,27 +31,27 @@ stats: answers  ## constant abstention, AUCs and bootstrap intervals from the pr
 	for f in $(OUT)/answers.json $(OUT)/answers-walk.json $(OUT)/answers-factor.json; do $(PY) -m locomo_repro -stats $$f; done
 
 check: answers  ## score the predictions with the official evaluation.py itself
-	$(PY) -m locomo_repro.official $(OUT)/answers.json $(OUT)/answers-walk.json $(OUT)/answers-factor.json
+	$(PY) -m locomo_repro official $(OUT)/answers.json $(OUT)/answers-walk.json $(OUT)/answers-factor.json
 
 reach:          ## evidence reach of one and two hops over all ten conversations
-	$(PY) -m locomo_repro.reach
+	$(PY) -m locomo_repro reach
 
 report:         ## the one-page HTML report (needs the report extra: pip install '.[report]')
 	mkdir -p $(OUT)
-	$(PY) -m locomo_repro.report -o $(OUT)/report.html
+	$(PY) -m locomo_repro report -o $(OUT)/report.html
 
 claims:         ## status of every published number
-	$(PY) -m locomo_repro.claims
+	$(PY) -m locomo_repro claims
 
 golden:         ## rebuild golden/ with the official scorer (downloaded once, sha-checked)
-	$(PY) -m locomo_repro.golden --out golden
+	$(PY) -m locomo_repro golden --out golden
 
 golden-check:   ## rebuild golden/ into a scratch folder and compare byte for byte
-	rm -rf $(OUT)/golden && $(PY) -m locomo_repro.golden --out $(OUT)/golden
+	rm -rf $(OUT)/golden && $(PY) -m locomo_repro golden --out $(OUT)/golden
 	for f in stems normalise grade replies recall; do cmp golden/$$f.tsv $(OUT)/golden/$$f.tsv || exit 1; done
 
 stems:          ## remake the stems shipped for the installed NLTK (every word the published commands stem, and golden's)
-	mkdir -p $(OUT) && $(PY) -m locomo_repro.stems > $(OUT)/stems.tsv && mv $(OUT)/stems.tsv locomo_repro/text/stems.tsv
+	mkdir -p $(OUT) && $(PY) -m locomo_repro stems > $(OUT)/stems.tsv && mv $(OUT)/stems.tsv locomo_repro/text/stems.tsv
 
 reference-golden: ## rebuild golden/reference/ from a folder of the reference's outputs: make reference-golden REF=DIR
 	@test -n "$(REF)" || { echo "make reference-golden: set REF to the folder of the reference's outputs" >&2; exit 2; }

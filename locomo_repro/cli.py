@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import argparse
 import gc
+import importlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import TYPE_CHECKING, NoReturn, TextIO
 from pathlib import Path
 
-from .arms.plugin import PluginError, PluginFailure
+from . import __version__
 from .bench.names import ARM_SETS, STEPS
 from .data.atomic import flushed, silence_stdout, unwritable
 from .data.dataset import DatasetError, Sample, load, load_each, resolve, write_atomic
@@ -300,31 +302,17 @@ def report(
     finish(summary, args, out)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def run_main(argv: Sequence[str]) -> int:
+    """``locomo-repro run``: the benchmark over parsed flags; every failure one line on stderr."""
     # A run allocates a few million long-lived objects and frees little, so
     # frequent cyclic collections find nothing and cost a fifth of the CPU.
     gc.set_threshold(100_000, 20, 100)
-    argv = sys.argv[1:] if argv is None else list(argv)
-    if argv[:1] == ["import"]:  # other systems' answer files: ``locomo_repro.peers``
-        from .peers.__main__ import main as peers
-
-        return peers(argv)
-    if argv[:1] == ["report"]:  # the HTML report (matplotlib, an optional extra): ``locomo_repro.report``
-        from .report.cli import main as report
-
-        return report(argv[1:])
     try:
         args = parser().parse_args(argv)
         return flushed(run(args))
     except UsageError as err:
         print(f"{PROG}: {err} (see {PROG} --help)", file=sys.stderr)
         return 2
-    except PluginError as err:
-        print(f"{PROG}: {err}", file=sys.stderr)
-        return 2
-    except PluginFailure as err:  # nothing was written: -out and -json are written once the run is done
-        print(f"{PROG}: {err}", file=sys.stderr)
-        return 1
     except DatasetError as err:
         print(f"{PROG}: {err}", file=sys.stderr)
         return 2
@@ -338,3 +326,86 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:  # a stopped model run resumes from its memo folder
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
+    except Exception as err:  # a plug-in's: loaded only by a run, so --help never imports the memories
+        from .arms.plugin import PluginError, PluginFailure
+
+        if not isinstance(err, (PluginError, PluginFailure)):
+            raise
+        print(f"{PROG}: {err}", file=sys.stderr)  # nothing was written: outputs are written once the run is done
+        return 2 if isinstance(err, PluginError) else 1
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """A subcommand: the module whose ``main(argv)`` carries it out, the words put before its arguments, and
+    one line of help."""
+
+    module: str
+    help: str
+    prefix: tuple[str, ...] = ()
+
+
+#: Every subcommand of ``locomo-repro``, in the order ``--help`` lists them.  ``run`` is the default: a
+#: command line that starts with a flag (or is empty) runs the benchmark, as the reference's does.
+COMMANDS: dict[str, Command] = {
+    "run": Command("", "the benchmark: the publication's tables, sweeps, -out predictions, plug-ins (default)"),
+    "stats": Command("locomo_repro.score.stats", "a predictions file read back: abstention, ROC AUCs, bootstrap"),
+    "official": Command("locomo_repro.score.official", "predictions scored with the official evaluation.py"),
+    "compare": Command("locomo_repro.score.compare", "results and predictions files side by side, paired"),
+    "import": Command("locomo_repro.peers.__main__", "other systems' published answers, converted", ("import",)),
+    "table": Command("locomo_repro.peers.__main__", "an imported file's arms side by side, like with like",
+                     ("table",)),
+    "peers": Command("locomo_repro.peers.__main__", "the peers' pinned files: fetch, import, table"),
+    "report": Command("locomo_repro.report.cli", "the one-page HTML report (the report extra)"),
+    "claims": Command("locomo_repro.claims.report", "the verdict of every published number"),
+    "refined": Command("locomo_repro.refined.__main__", "LoCoMo-Refined: export, score, judge, predict"),
+    "reach": Command("locomo_repro.bench.reach", "evidence reach of one- and two-hop walks of the graph"),
+    "golden": Command("locomo_repro.score.golden", "the golden files rebuilt with the official scorer"),
+    "bench": Command("locomo_repro.bench.perf", "speed and memory of benchmark commands (make bench)"),
+    "stems": Command("locomo_repro.bench.stems", "the stem table the kit ships, remade (make stems)"),
+}
+
+
+def overview() -> str:
+    """``locomo-repro --help``: the subcommands, one line each, then the benchmark's own flags."""
+    lines = [f"usage: {PROG} [COMMAND] [ARGS ...]    ({PROG} COMMAND --help for a command's flags)", "",
+             "commands:"]
+    lines += [f"  {name:<10}{command.help}" for name, command in COMMANDS.items()]
+    lines += ["", f"{PROG} with no command, or a flag first, runs the benchmark; its flags:", ""]
+    return "\n".join(lines) + "\n" + parser().format_help()
+
+
+def ended(status: Callable[[], int], prog: str) -> int:
+    """A subcommand's exit status, with the failures of printing its results said in one line: a reader that
+    went away (``| head``) is exit status 1, stdout on a full disk exit status 2, never a traceback."""
+    try:
+        return flushed(status())
+    except BrokenPipeError:
+        silence_stdout()
+        return 1
+    except OSError as err:  # a file the command could not write says which; otherwise it was stdout
+        print(f"{prog}: {err.filename or 'standard output'}: {err.strerror or err}", file=sys.stderr)
+        silence_stdout()
+        return 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``locomo-repro [COMMAND] ARGS``: the subcommand named first, else the benchmark."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    first = argv[0] if argv else ""
+    if first in ("-h", "--help", "-help", "help"):
+        sys.stdout.write(overview())
+        return 0
+    if first in ("--version", "-version"):
+        print(f"{PROG} {__version__}")
+        return 0
+    if first and not first.startswith("-") and first not in COMMANDS:
+        print(f"{PROG}: unknown command {first!r} (see {PROG} --help)", file=sys.stderr)
+        return 2
+    name = first if first in COMMANDS else "run"
+    rest = argv[1:] if first in COMMANDS else argv
+    if name == "run":
+        return run_main(rest)
+    command = COMMANDS[name]
+    module = importlib.import_module(command.module)
+    return ended(lambda: module.main([*command.prefix, *rest]), f"{PROG} {name}")

@@ -1,5 +1,5 @@
 """Results printed to a full disk (stdout on ``/dev/full``) end in one line on stderr and exit 2, no traceback:
-in refined and every ``python -m`` entry (``locomo_repro.entry.finish``)."""
+in refined and every subcommand of ``locomo-repro`` (``cli.ended``)."""
 
 from __future__ import annotations
 
@@ -55,14 +55,14 @@ DATASET = [{"sample_id": "s1", "qa": [{"question": "Where did Ann go?", "answer"
     ("reach", ["--data", "{d}"]),
 ])
 @pytest.mark.slow
-def test_a_python_m_entry_to_a_full_stdout(tmp_path, full, module, args):
+def test_a_subcommand_to_a_full_stdout(tmp_path, full, module, args):
     (tmp_path / "p.json").write_text(json.dumps(PREDICTIONS))
     (tmp_path / "d.json").write_text(json.dumps(DATASET))
     argv = [a.format(p=tmp_path / "p.json", d=tmp_path / "d.json") for a in args]
-    done = subprocess.run([sys.executable, "-m", f"locomo_repro.{module}", *argv], stdout=full,
+    done = subprocess.run([sys.executable, "-m", "locomo_repro", module, *argv], stdout=full,
                           stderr=subprocess.PIPE, text=True, env=child_env(), timeout=300)
     assert done.returncode == 2
-    assert done.stderr.splitlines()[-1] == f"python -m locomo_repro.{module}: standard output: No space left on device"
+    assert done.stderr.splitlines()[-1] == f"locomo-repro {module}: standard output: No space left on device"
     assert "Traceback" not in done.stderr
 
 

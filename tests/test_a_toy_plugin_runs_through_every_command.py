@@ -94,9 +94,9 @@ def test_the_signature_names_each_plugin_once_and_progress_goes_to_stderr(run):
 @pytest.mark.slow
 def test_stats_and_official_read_the_plugin_file_back(run):
     here, _ = run
-    stats = kit(here, "-stats", "p.json")
+    stats = kit(here, "stats", "p.json")
     assert stats.returncode == 0 and "\nvec+set " in stats.stdout and "bare       - first_turns" in stats.stdout
-    official = kit(here, "p.json", "--kit", module="locomo_repro.official")
+    official = kit(here, "official", "p.json", "--kit")
     assert official.returncode == 0 and "parrot" in official.stdout
 
 

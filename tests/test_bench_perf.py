@@ -32,7 +32,7 @@ def test_one_run_of_one_conversation_prints_median_and_best(capsys):
 def test_zero_runs_is_refused_in_one_line(capsys):
     assert bench_perf.main(["--runs", "0"]) == 2
     out, err = capsys.readouterr()
-    assert out == "" and err == "python -m locomo_repro.bench_perf: error: --runs must be at least 1, got 0\n"
+    assert out == "" and err == "locomo-repro bench: error: --runs must be at least 1, got 0\n"
 
 
 def test_a_failing_child_is_reported_with_its_last_stderr_line():

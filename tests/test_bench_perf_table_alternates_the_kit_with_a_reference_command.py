@@ -76,5 +76,5 @@ def test_a_reference_command_that_is_not_there_is_refused_before_anything_runs(m
     monkeypatch.setattr(perf, "measure", lambda *a, **k: pytest.fail("measured"))
     assert perf.main(["--vs", "/nonexistent/go-bench -x"]) == 2
     out, err = capsys.readouterr()
-    assert out == "" and err == ("python -m locomo_repro.bench_perf: error: --vs /nonexistent/go-bench -x: "
+    assert out == "" and err == ("locomo-repro bench: error: --vs /nonexistent/go-bench -x: "
                                  "no such command\n")

@@ -1,4 +1,4 @@
-"""``python -m locomo_repro.claims --markdown PATH`` refuses a path the kit's writer cannot write before it
+"""``locomo-repro claims --markdown PATH`` refuses a path the kit's writer cannot write before it
 measures anything (one line, exit 2), and writes through the one writer (``locomo_repro.data.atomic``)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""python -m locomo_repro.official FILE --json: n, official F1, recall, judge and mem0's F1/BLEU-1 per arm and category.
+"""locomo-repro official FILE --json: n, official F1, recall, judge and mem0's F1/BLEU-1 per arm and category.
 
 The file is made up here (questions, answers and replies are invented; the official scorer does not look
 questions up in the dataset)."""

@@ -42,4 +42,4 @@ def test_reach_report_lines(first_two):
 def test_a_negative_count_is_refused_in_one_line(capsys):
     assert reach.main(["--only", "-1"]) == 2
     out, err = capsys.readouterr()
-    assert out == "" and err == "python -m locomo_repro.reach: error: --only takes a count of 0 or more, got -1\n"
+    assert out == "" and err == "locomo-repro reach: error: --only takes a count of 0 or more, got -1\n"

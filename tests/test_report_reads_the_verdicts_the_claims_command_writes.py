@@ -1,4 +1,4 @@
-"""``python -m locomo_repro.claims --json FILE`` writes every verdict; ``locomo-repro report --verdicts FILE``
+"""``locomo-repro claims --json FILE`` writes every verdict; ``locomo-repro report --verdicts FILE``
 shows them, and refuses in one line a file that is not one, or not of this manifest."""
 
 from __future__ import annotations

@@ -276,4 +276,4 @@ def test_go_float_formatting():
 def test_bad_arguments_are_one_line_and_exit_2(argv, says, capsys):
     assert stats.main(argv) == 2
     out, err = capsys.readouterr()
-    assert out == "" and err == f"python -m locomo_repro.stats: error: {says}\n"
+    assert out == "" and err == f"locomo-repro stats: error: {says}\n"

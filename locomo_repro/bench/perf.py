@@ -1,6 +1,6 @@
 """Speed and memory of a benchmark command, measured as ``/usr/bin/time -v`` measures it.
 
-``python -m locomo_repro.bench_perf [--runs N] -- FLAGS…`` runs
+``locomo-repro bench [--runs N] -- FLAGS…`` runs
 ``python -m locomo_repro FLAGS…`` in child processes, reads each child's resource usage (user + system CPU
 seconds and peak resident memory) from ``wait4``, and prints the median and
 the best run.
@@ -157,7 +157,7 @@ def into_readme(readme: Path, text: str) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m locomo_repro.bench_perf", description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="locomo-repro bench", description=__doc__.splitlines()[0])
     p.add_argument("--runs", type=int, default=5, help="how many runs (default 5)")
     p.add_argument("--vs", metavar="CMD", default="",
                    help="with no flags: also run this reference command (a built binary, say), alternating")

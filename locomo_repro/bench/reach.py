@@ -6,7 +6,7 @@ from that node (undirected, each edge once at its first hop) and count the
 question's evidence ids (trimmed of brackets) found among the reached edges'
 turns; reach is hits over evidence ids, pooled per category.
 
-``python -m locomo_repro.reach [--only N] [--data PATH]`` prints one line per
+``locomo-repro reach [--only N] [--data PATH]`` prints one line per
 category (the reference's order: 4, 1, 2, 3, 5).
 """
 
@@ -52,7 +52,7 @@ def report(found: dict[int, dict[int, float]]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m locomo_repro.reach", description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="locomo-repro reach", description=__doc__.splitlines()[0])
     p.add_argument("--data", "-data", metavar="PATH", help="the dataset (default: LOCOMO_DATA, else the cache)")
     p.add_argument("--only", "-only", type=int, default=0, metavar="N", help="only the first N conversations")
     args = p.parse_args(argv)

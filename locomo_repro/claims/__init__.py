@@ -5,7 +5,7 @@ publication (hanzoai/semantic ``bench/locomo/README.md``): where it stands,
 what it measures, the value as printed, its precision and its status.  The
 tests (``tests/test_claims.py``) and the command line share this package:
 
-    python -m locomo_repro.claims [--manifest claims.yaml] [--markdown PATH]
+    locomo-repro claims [--manifest claims.yaml] [--markdown PATH]
 
 prints the count of claims per status and every claim that is not simply
 reproduced, with the published and the measured value.

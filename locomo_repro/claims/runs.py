@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from .. import cli
+from ..bench.names import ARM_SETS
 from ..read.reader import Options
 
 #: The flags a claim's run may set: the arm set, the two ablations, coreference, a sweep and the settings.
@@ -42,6 +43,8 @@ def parse_run(flags: str) -> Run:
         options = cli.options(args)
     except cli.UsageError as err:
         raise ValueError(str(err)) from None
+    if args.arms not in ARM_SETS:  # a claim measures the publication's arm sets, never a plug-in
+        raise ValueError(f"-arms {args.arms} is not one of the publication's arm sets ({', '.join(ARM_SETS)})")
     other = sorted(k for k, v in vars(args).items() if k not in RUN_FLAGS and v != parser.get_default(k))
     if other:
         raise ValueError(f"-{other[0].replace('_', '-')} does not make a run here (only {', '.join(RUN_FLAGS)})")

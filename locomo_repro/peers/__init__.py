@@ -8,5 +8,5 @@ Layer: beside ``refined`` (it may import go, text, data, memory, read, score and
 * ``fetch``: the pinned public files, downloaded and checked into the cache;
 * ``table``: several systems side by side under each metric, with paired bootstrap differences;
 * ``manifest``: peers.yaml, the published tables' cells recomputed from each system's file;
-* ``python -m locomo_repro.peers import|fetch|table`` (also ``locomo-repro import``).
+* ``locomo-repro peers import|fetch|table`` (also ``locomo-repro import``).
 """

@@ -1,9 +1,9 @@
-"""Command line: ``python -m locomo_repro.peers import|fetch`` (``locomo-repro import`` is the same import).
+"""Command line: ``locomo-repro peers import|fetch`` (``locomo-repro import`` is the same import).
 
-    python -m locomo_repro.peers fetch [--dir DIR]     # the pinned public files, into the cache; prints the folder
-    python -m locomo_repro.peers table peers.json      # the arms side by side, like with like, paired intervals
+    locomo-repro peers fetch [--dir DIR]     # the pinned public files, into the cache; prints the folder
+    locomo-repro peers table peers.json      # the arms side by side, like with like, paired intervals
 
-    python -m locomo_repro.peers import --arm memobase=memobase_eval.json --arm zep=zep_locomo_responses.json \\
+    locomo-repro peers import --arm memobase=memobase_eval.json --arm zep=zep_locomo_responses.json \\
         --arm backboard='backboard/*.json' -out peers.json [--refined-out peers_{arm}.jsonl] [--format F]
 
 One line per system on stderr (matched, categories absent, what the file lacks); the written paths on
@@ -26,7 +26,7 @@ from ..score.predictions import read as read_predictions
 from . import convert, fetch, table
 from .formats import FORMATS, PeersError, read
 
-PROG = "python -m locomo_repro.peers"
+PROG = "locomo-repro peers"
 
 
 class _Parser(argparse.ArgumentParser):

@@ -1,4 +1,4 @@
-"""The peers' published files, fetched at pinned commits: ``python -m locomo_repro.peers fetch``.
+"""The peers' published files, fetched at pinned commits: ``locomo-repro peers fetch``.
 
 The files are their authors' (not the kit's to ship): each is downloaded from raw.githubusercontent.com at
 the commit below, its sha256 checked against the pinned sum, and only when every file checks are they

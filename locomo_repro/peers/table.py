@@ -1,4 +1,4 @@
-"""Several systems' answers side by side, like with like: ``python -m locomo_repro.peers table FILE``.
+"""Several systems' answers side by side, like with like: ``locomo-repro peers table FILE``.
 
 For an official-shape file (``peers import`` writes one), per category -- named by number and official name,
 ``1 multi hop`` ... ``5 adversarial``, then ``overall`` -- and per arm:

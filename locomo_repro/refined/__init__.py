@@ -4,5 +4,5 @@ Modules: ``export`` (public files from a LoCoMo-format dataset), ``predict``
 (answering arms and predictions files), ``lexical`` (token F1, BLEU-1),
 ``score`` (prediction clean-up, merging, best-of candidates), ``summary``
 (summary JSON and Markdown), ``judge`` (the judge over ``locomo_repro.read.chat``).
-Command line: ``python -m locomo_repro.refined {export,predict,score,judge}``.
+Command line: ``locomo-repro refined {export,predict,score,judge}``.
 """

@@ -1,4 +1,4 @@
-"""Command line: ``python -m locomo_repro.refined {export,predict,score,judge}``.
+"""Command line: ``locomo-repro refined {export,predict,score,judge}``.
 
 Bad input ends with one line naming the file and the problem and exit status 2;
 a failed arm or judge ends with exit status 1. Outputs are written only when the
@@ -257,7 +257,7 @@ def _score_options(parser: argparse.ArgumentParser, default_metrics: list[str]) 
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m locomo_repro.refined",
+    parser = argparse.ArgumentParser(prog="locomo-repro refined",
                                      description="LoCoMo-Refined files, scores and judge.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 

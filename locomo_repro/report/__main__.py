@@ -1,4 +1,4 @@
-"""``python -m locomo_repro.report``: the one-page HTML report (see ``locomo_repro.report.cli``)."""
+"""``locomo-repro report``: the one-page HTML report (see ``locomo_repro.report.cli``)."""
 
 import sys
 

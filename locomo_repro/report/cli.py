@@ -1,4 +1,4 @@
-"""``locomo-repro report`` / ``python -m locomo_repro.report``: write the one-page HTML report.
+"""``locomo-repro report`` / ``locomo-repro report``: write the one-page HTML report.
 
     locomo-repro report [-o report.html] [--data PATH] [--only N] [--predictions FILE ...]
                         [--claims recorded|measure | --verdicts FILE] [--manifest PATH]
@@ -8,8 +8,8 @@ scores every arm per category with bootstrap intervals, reads any other
 system's predictions files, and writes one self-contained HTML file.  The path
 written goes to stdout; progress to stderr.  Claims are shown as claims.yaml
 records them by default (seconds); ``--claims measure`` measures all of them
-again, as ``python -m locomo_repro.claims`` does (minutes); ``--verdicts FILE``
-reads what ``python -m locomo_repro.claims --json FILE`` wrote.  Needs matplotlib,
+again, as ``locomo-repro claims`` does (minutes); ``--verdicts FILE``
+reads what ``locomo-repro claims --json FILE`` wrote.  Needs matplotlib,
 the ``report`` extra: ``pip install 'locomo-repro[report]'``.
 """
 
@@ -51,7 +51,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--claims", choices=("recorded", "measure"), default="recorded",
                    help="claims as claims.yaml records them (default, seconds) or measured again (minutes)")
     p.add_argument("--verdicts", metavar="FILE",
-                   help="the claims as measured by python -m locomo_repro.claims --json FILE (instead of --claims)")
+                   help="the claims as measured by locomo-repro claims --json FILE (instead of --claims)")
     p.add_argument("--manifest", metavar="PATH", help="claims.yaml (default: $LOCOMO_CLAIMS, ./claims.yaml)")
     return p
 

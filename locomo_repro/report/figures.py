@@ -187,11 +187,11 @@ def recorded_claims(manifest: Any) -> Claims:
 
 
 class VerdictsError(ValueError):
-    """A verdicts file that is not what ``python -m locomo_repro.claims --json`` writes for this manifest (one line)."""
+    """A verdicts file that is not what ``locomo-repro claims --json`` writes for this manifest (one line)."""
 
 
 def read_verdicts(path: str, manifest: Any) -> Claims:
-    """Claims per status and every refuted one from a verdicts file of ``python -m locomo_repro.claims --json``.
+    """Claims per status and every refuted one from a verdicts file of ``locomo-repro claims --json``.
 
     The file must hold exactly one verdict per claim of ``manifest``, with the
     manifest's status: verdicts of another manifest are refused, not shown.
@@ -209,7 +209,7 @@ def read_verdicts(path: str, manifest: Any) -> Claims:
     if not isinstance(rows, list) or not all(
         isinstance(r, dict) and all(isinstance(r.get(k), t) for k, t in keys.items()) for r in rows
     ):
-        raise VerdictsError(f"{path}: not a verdicts file of python -m locomo_repro.claims --json")
+        raise VerdictsError(f"{path}: not a verdicts file of locomo-repro claims --json")
     statuses = {c.id: c.status for c in manifest.claims}
     got = {r["id"]: r for r in rows}
     if len(got) != len(rows) or set(got) != set(statuses):
@@ -229,7 +229,7 @@ def read_verdicts(path: str, manifest: Any) -> Claims:
 
 
 def measured_claims(manifest: Any, samples: Sequence[Sample], data_path: str | None, progress: TextIO | None) -> Claims:
-    """Every claim measured now, as ``python -m locomo_repro.claims`` measures it (``claims.verdict``): minutes."""
+    """Every claim measured now, as ``locomo-repro claims`` measures it (``claims.verdict``): minutes."""
     lab = claims.Lab(samples, data_path)
     verdicts = []
     for i, claim in enumerate(manifest.claims, 1):

@@ -71,7 +71,7 @@ def signature(figure: str, text: str) -> str:
 
 def claims_section(view: Claims, sig: str) -> str:
     how = (
-        "as <code>python -m locomo_repro.claims</code> measured them"
+        "as <code>locomo-repro claims</code> measured them"
         if view.measured
         else "as claims.yaml records them (each record is checked against a fresh measurement by the claims tests; "
         "<code>--claims measure</code> measures them all again here, in minutes)"

@@ -1,4 +1,4 @@
-"""A predictions file's figures per arm and category, for scripts: ``python -m locomo_repro.official FILE --json``.
+"""A predictions file's figures per arm and category, for scripts: ``locomo-repro official FILE --json``.
 
 For every arm and every category (keys ``"1"``...``"5"``, then ``"overall"``):
 

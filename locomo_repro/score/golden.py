@@ -7,7 +7,7 @@ position in it, a short hash of a text, or a word.  This module rebuilds each
 file's inputs from the dataset (``golden/README.md`` defines them) so that a
 test can score them again, and it regenerates the files::
 
-    python -m locomo_repro.golden --out DIR [--data PATH]
+    locomo-repro golden --out DIR [--data PATH]
         [--scorer official|kit] [--evaluation-py PATH]
 
 ``official`` (the default) imports the authors' ``evaluation.py`` through
@@ -398,7 +398,7 @@ def read_dataset(path: str | os.PathLike[str] | None) -> list[dict[str, Any]]:
 def main(argv: Sequence[str] | None = None) -> int:
     """Regenerate the golden files; a bad input is one line on stderr and exit status 2."""
     parser = argparse.ArgumentParser(
-        prog="python -m locomo_repro.golden",
+        prog="locomo-repro golden",
         description="Rebuild golden/*.tsv with the official LoCoMo scorer (or the kit's metric).",
     )
     parser.add_argument("--out", required=True, type=Path, help="directory to write the five files to")

@@ -17,7 +17,7 @@ reads ``context[0]``), giving F1 and evidence recall per row and arm;
 the official function, or ``kit_eval_question_answering``, the same contract
 over ``locomo_repro.score.metric``.
 
-    python -m locomo_repro.official answers.json [--evaluation-py PATH] [--kit]
+    locomo-repro official answers.json [--evaluation-py PATH] [--kit]
 """
 
 from __future__ import annotations
@@ -347,9 +347,9 @@ def report(predictions: Predictions, scorer: Scorer) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m locomo_repro.official FILE... [--evaluation-py PATH] [--kit]``."""
+    """``locomo-repro official FILE... [--evaluation-py PATH] [--kit]``."""
     parser = argparse.ArgumentParser(
-        prog="python -m locomo_repro.official",
+        prog="locomo-repro official",
         description="Score predictions files with the official evaluation.py: F1 and recall by category and arm.",
     )
     parser.add_argument("files", nargs="+", metavar="FILE", help="predictions JSON in the official LoCoMo shape")

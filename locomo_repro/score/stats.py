@@ -14,7 +14,7 @@ byte for byte on the reference answers files.  Three reports:
    computed exactly: every multiset of conversations drawn with replacement is
    enumerated once and weighted by its multinomial coefficient.
 
-    python -m locomo_repro.stats answers.json
+    locomo-repro stats answers.json
 """
 
 from __future__ import annotations
@@ -335,9 +335,9 @@ def report(path_as_given: str, samples: object) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m locomo_repro.stats FILE``: print the report; a bad file is one line on stderr, exit 2."""
+    """``locomo-repro stats FILE``: print the report; a bad file is one line on stderr, exit 2."""
     parser = argparse.ArgumentParser(
-        prog="python -m locomo_repro.stats",
+        prog="locomo-repro stats",
         usage="%(prog)s [-h] FILE",
         description="Read a predictions file back: constant abstention, ROC AUCs, exact bootstrap intervals.",
     )

@@ -9,7 +9,7 @@ table when the installed NLTK is that version (read from its metadata, without
 importing it) and nothing otherwise, so the memo of ``text.reduce`` starts
 from NLTK's own answers and asks NLTK itself for any other word, or for every
 word under another version.  Importing NLTK costs a third of a second, a
-fifteenth of the default run.  ``python -m locomo_repro.stems`` (``make
+fifteenth of the default run.  ``locomo-repro stems`` (``make
 stems``) remakes the table.
 """
 

@@ -1,4 +1,4 @@
-"""``python -m locomo_repro.stems``: remake the stem table the kit ships (``text/stems.tsv``).
+"""``locomo-repro stems``: remake the stem table the kit ships (``text/stems.tsv``).
 
 Its words are every word the published commands stem over the dataset
 (LOCOMO_DATA, else the cached copy), each arm set run once in this process
@@ -9,35 +9,36 @@ Porter test words).  The stems are the installed NLTK's.
 
 from __future__ import annotations
 
-import io
 import json
 import sys
+from collections.abc import Sequence
 
-from . import cli
-from .data.dataset import DatasetError, resolve
-from .entry import finish
-from .score.golden import stem_words
-from .text import reduce, stems
+from ..data.dataset import DatasetError, load_each, resolve
+from ..read.reader import Options
+from ..score.golden import stem_words
+from ..text import reduce, stems
+from .stream import Settings, outcomes
 
-PROG = "python -m locomo_repro.stems"
+PROG = "locomo-repro stems"
+
 #: The published commands' arm sets and ablations, each run once.
-RUNS: tuple[tuple[str, ...], ...] = ((), ("-arms", "walk"), ("-arms", "factor"), ("-arms", "read"),
-                                     ("-arms", "hops"), ("-coref",))
+RUNS: tuple[Settings, ...] = tuple(Settings(Options(), arm_set=arms, coref=coref) for arms, coref in (
+    ("main", False), ("walk", False), ("factor", False), ("read", False), ("hops", False), ("main", True)))
 
 
-def main() -> int:
+def main(argv: Sequence[str] = ()) -> int:
+    if argv:
+        print(f"{PROG}: takes no arguments, got {' '.join(argv)}", file=sys.stderr)
+        return 2
     try:
         golden = stem_words(json.loads(resolve().read_bytes()), reduce.normalise)
         reduce.load_stems()
         reduce._STEM.clear()  # the shipped table taken and dropped: every word below is NLTK's
-        for flags in RUNS:
-            cli.run(cli.parser().parse_args(["-jobs", "1", "-quiet", *flags]), io.StringIO())
+        for settings in RUNS:
+            for _ in outcomes(load_each(), settings):
+                pass
     except DatasetError as err:
         print(f"{PROG}: {err}", file=sys.stderr)
         return 2
     sys.stdout.write(stems.table([*reduce._STEM, *golden]))
     return 0
-
-
-if __name__ == "__main__":
-    finish(main, PROG)
