@@ -7,8 +7,8 @@ no stemming).  bm25s keeps scores as float32, hence the relative tolerance of 1e
 from __future__ import annotations
 
 import math
-from itertools import pairwise
 from datetime import datetime
+from itertools import pairwise
 
 import pytest
 from hypothesis import given
@@ -54,7 +54,7 @@ def okapi(words: list[str], doc: str) -> float:
     return score
 
 
-def test_the_hand_made_lines_are_what_the_arm_indexes():
+def test_the_hand_made_turns_read_as_the_lines_tokenised_here_by_hand():
     assert TURNS[0].line() == '(8 May, 2023) Alice said, "I adopted a puppy named Rex."'
 
 

@@ -47,15 +47,15 @@ class BM25:
 
     def __init__(self, conversation: Conversation) -> None:
         self.ids = [t.id for t in conversation.turns]
-        self.index = bm25s.BM25()
+        self.retriever = bm25s.BM25()
         if self.ids:  # bm25s cannot index no documents
-            self.index.index(_tokens([t.line() for t in conversation.turns]), show_progress=False)
+            self.retriever.index(_tokens([t.line() for t in conversation.turns]), show_progress=False)
 
     def recall(self, question: str, k: int) -> list[tuple[str, float]]:
         """At most ``k`` (dia_id, score) pairs of positive BM25 score, best first, ties in turn order."""
         words = _tokens([question])[0]
         if not self.ids or not words:
             return []
-        scores = self.index.get_scores(words)
+        scores = self.retriever.get_scores(words)
         best = np.argsort(-scores, kind="stable")[: max(k, 0)]
         return [(self.ids[i], float(scores[i])) for i in best if scores[i] > 0]
