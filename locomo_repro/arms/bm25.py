@@ -13,7 +13,8 @@ retriever only.  Nothing is tuned; the library's defaults are used throughout:
   ``idf(t) = ln(1 + (N - df + 0.5) / (df + 0.5))``, always positive (tf: t's count in the turn, |D|:
   the turn's token count, avgdl: its mean over the N turns, df: the turns holding t); kept as float32.
 
-``recall`` gives the turns of positive score, best first, ties in the conversation's order, at most k.
+``recall`` gives the turns of positive score, best first, ties in the conversation's order, at most k; it
+only reads the index, so ``-concurrency`` may call it from several threads.
 
 Why bm25s: over locomo10 (5,882 turns indexed, 1,986 questions asked at k = 5; median CPU seconds of
 11 alternating runs, the same top-k selection for both) bm25s 0.3.16 indexed in 0.11 s and answered in
