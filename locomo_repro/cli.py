@@ -22,7 +22,7 @@ from . import __version__
 from .bench.names import ARM_SETS, STEPS
 from .data.atomic import flushed, silence_stdout, unwritable
 from .data.dataset import DatasetError, Sample, load, load_each, resolve, write_atomic
-from .read.model import DEFAULT_BASE_URL, DEFAULT_MEMO, KEY_VARIABLES, Model, api_key, open_model
+from .read.model import DEFAULT_BASE_URL, DEFAULT_MEMO, KEY_VARIABLES, Model, api_key, open_model, probe
 from .read.reader import Options
 from .score import signature
 
@@ -157,6 +157,11 @@ def model(args: argparse.Namespace) -> Model | None:
         raise UsageError(f"-model {args.model} needs an API key in {' or '.join(KEY_VARIABLES)}")
     if problem := key_problem(key):  # refused before any work, and never quoted
         raise UsageError(f"the API key in {next(v for v in KEY_VARIABLES if os.environ.get(v))} {problem}")
+    if problem := probe(args.model, args.base, key):  # before anything is built: not an hour of declines
+        raise UsageError(f"-model {args.model}: {problem}")
+    if args.memo:
+        print(f"{PROG}: the model's answers are kept in {args.memo} (a rerun reads them back; -memo '' keeps none)",
+              file=sys.stderr)
     return open_model(args.model, args.base, key, args.memo or None)
 
 

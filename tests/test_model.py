@@ -318,11 +318,17 @@ def test_command_line_run_adds_the_model_arms_and_a_rerun_costs_nothing(tmp_path
                   "-out", "with.json")
         bought = len(stub.requests)
         rerun = kit(tmp_path, "-model", "stub", "-base", stub.base_url, "-memo", str(memo), "-closed")
-        assert len(stub.requests) == bought
+        assert len(stub.requests) == bought + 1  # the rerun's one endpoint check, and nothing bought
+    probes = [b for b in stub.bodies if prompt_of(b) == model.PROBE]
+    assert len(probes) == 2 and all(b["max_tokens"] == 1 for b in probes)
+    bought -= 1
     plain = kit(tmp_path, "-out", "without.json", key=False)
-    for done in (run, rerun, plain):  # stderr holds the run's signature and nothing else
-        assert done.returncode == 0 and done.stderr.startswith("signature: locomo-repro:")
-        assert done.stderr.count("\n") == 1
+    kept = f"locomo-repro: the model's answers are kept in {memo} (a rerun reads them back; -memo '' keeps none)\n"
+    for done in (run, rerun):  # stderr holds where the answers are kept and the run's signature, nothing else
+        assert done.returncode == 0 and done.stderr.startswith(kept)
+        assert done.stderr[len(kept):].startswith("signature: locomo-repro:") and done.stderr.count("\n") == 2
+    assert plain.returncode == 0 and plain.stderr.startswith("signature: locomo-repro:")
+    assert plain.stderr.count("\n") == 1
     assert "|model:stub|" in run.stderr and "|model:" not in plain.stderr
 
     # what the model should have been asked: every question above the floor, per memory; the control, all
@@ -336,7 +342,7 @@ def test_command_line_run_adds_the_model_arms_and_a_rerun_costs_nothing(tmp_path
     asked = len(prompts) + len(case.sample.questions)
     distinct = len(set(prompts)) + len({model.bare_prompt(q.text) for q in case.sample.questions})
     assert bought == distinct == len(list(memo.iterdir()))
-    assert sorted(prompt_of(b) for b in stub.bodies) == sorted(
+    assert sorted(prompt_of(b) for b in stub.bodies if prompt_of(b) != model.PROBE) == sorted(
         set(prompts) | {model.bare_prompt(q.text) for q in case.sample.questions})
 
     assert table_arms(run.stdout) == ["closed", "graph", "graph+edge", "graph+model", "oracle", "oracle+model",
@@ -358,9 +364,12 @@ def test_command_line_run_adds_the_model_arms_and_a_rerun_costs_nothing(tmp_path
 
 @pytest.mark.slow
 def test_command_line_failed_calls_are_counted_declines(tmp_path):
-    with Stub(lambda body, n: (401, {"error": "bad key"}, 0)) as stub:
+    def refusing(body, n):  # the endpoint check passes; every question is then refused
+        return (200, completion("ok"), 0) if prompt_of(body) == model.PROBE else (401, {"error": "bad key"}, 0)
+
+    with Stub(refusing) as stub:
         done = kit(tmp_path, "-model", "stub", "-base", stub.base_url, "-memo", "", "-quiet")
-        failed = len(stub.requests)
+        failed = len(stub.requests) - 1
     assert done.returncode == 0 and "Traceback" not in done.stderr
     assert done.stdout.splitlines()[-1] == f"model stub: {failed} questions asked, 0 answered from disk, {failed} bought, {failed} failed"
     signature, *failures = done.stderr.splitlines()  # the run's signature, then the failures shown

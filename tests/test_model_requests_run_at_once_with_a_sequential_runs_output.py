@@ -97,9 +97,14 @@ def test_one_prompt_asked_by_two_threads_at_once_is_bought_once(tmp_path):
 def test_requests_are_in_flight_together(tmp_path, key, samples):
     meet = threading.Barrier(2, timeout=60)
 
+    questions = []
+
     def held(body, n):
-        if n < 2:
-            meet.wait()  # the first request is answered only once a second one has arrived
+        if body["messages"][0]["content"] == model.PROBE:  # the endpoint check, before the run
+            return 200, completion("ok"), 0
+        questions.append(n)
+        if len(questions) <= 2:
+            meet.wait()  # the first question is answered only once a second one has arrived
         return 200, completion("Caroline"), 0
 
     with Stub(held) as stub:

@@ -108,6 +108,16 @@ def redact(text: str, secret: str | None) -> str:
     return text
 
 
+def endpoint(url: str) -> str:
+    """An endpoint URL as the kit shows it anywhere: scheme, host and path, without credentials, query or
+    fragment."""
+    split = urllib.parse.urlsplit(url)
+    host = split.hostname or ""
+    if split.port is not None:
+        host = f"{host}:{split.port}"
+    return urllib.parse.urlunsplit((split.scheme, host, split.path.rstrip("/"), "", ""))
+
+
 def _is_loopback(host: str | None) -> bool:
     if not host:
         return False

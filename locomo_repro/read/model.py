@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from ..read.chat import ChatBadReply, ChatClient, ChatError, ChatHTTPError, retry, user_message
+from ..read.chat import ChatBadReply, ChatClient, ChatError, ChatHTTPError, endpoint, retry, user_message
 from ..data.dataset import write_atomic
 from ..text.lexicon import DECLINE
 from ..memory.cite import Cite
@@ -355,6 +355,33 @@ def open_model(
     client = ChatClient(model=name, base_url=base_url, api_key=key, timeout=timeout)
     memoised = Memo(chat_completer(client, attempts, sleep), memo, name, errors)
     return Model(name, memoised, errors)
+
+
+#: What the endpoint check asks: one word back, so that the check costs next to nothing.
+PROBE = "Reply with the word ok."
+
+
+def probe(name: str, base_url: str, key: str | None, timeout: float = 30.0) -> str | None:
+    """Ask the endpoint one tiny question before a run builds anything; what is wrong, in one line, or None.
+
+    An endpoint that cannot be reached, or that answers 400, 401, 403 or 404 (a refused key, a wrong path or
+    model), would decline every question of the run after its retries: the run is refused instead.  A busy
+    endpoint (429, 5xx) is no reason to refuse: the run's own retries wait for it.
+    """
+    client = ChatClient(model=name, base_url=base_url, api_key=key, timeout=timeout)
+    try:
+        client.complete(user_message(PROBE), temperature=0, max_tokens=1)
+    except ChatHTTPError as error:
+        if error.status in TRANSIENT:
+            return None
+        why = {401: "refused the API key", 403: "refused the API key",
+               404: "has no such path or model (check -base and -model)"}.get(error.status, "refused the request")
+        return f"{endpoint(error.url)} {why} (HTTP {error.status})"
+    except ChatBadReply:
+        return None  # it answered: a reply the kit cannot read is the run's business, question by question
+    except ChatError as error:
+        return f"{endpoint(error.url)}: {error.detail}"
+    return None
 
 
 class Nothing:

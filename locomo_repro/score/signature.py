@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import hashlib
 import sys
-import urllib.parse
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
 from .. import __version__
+from ..read.chat import endpoint
 
 #: Hex digits of a sha256 kept in a signature.
 PREFIX = 8
@@ -70,15 +70,6 @@ def number(value: float) -> str:
         return str(value)
     short = f"{value:.2f}"
     return short if float(short) == value else repr(float(value))
-
-
-def endpoint(url: str) -> str:
-    """An endpoint URL without credentials, query or fragment: scheme, host and path."""
-    split = urllib.parse.urlsplit(url)
-    host = split.hostname or ""
-    if split.port is not None:
-        host = f"{host}:{split.port}"
-    return urllib.parse.urlunsplit((split.scheme, host, split.path.rstrip("/"), "", ""))
 
 
 def run(
