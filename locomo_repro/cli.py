@@ -21,6 +21,7 @@ from pathlib import Path
 from . import __version__
 from .bench.names import ARM_SETS, STEPS
 from .data.atomic import flushed, silence_stdout, unwritable
+from .data.progress import Progress
 from .data.dataset import DatasetError, Sample, load, load_each, resolve, write_atomic
 from .read.model import DEFAULT_BASE_URL, DEFAULT_MEMO, KEY_VARIABLES, Model, api_key, open_model, probe
 from .read.reader import Options
@@ -214,10 +215,10 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
             from .bench.resume import Kept
 
             kept = Kept(args.resume, str(run_signature(args, opts, plugins)))
-        for got in stream.outcomes(load_each(args.data, args.only), settings, args.jobs, kept):
-            summary.add(got)
-            if plugins or kept is not None:  # a plug-in may be slow: say how far the run is
-                print(f"{PROG}: {got.sample} done (conversation {summary.conversations})", file=sys.stderr)
+        with Progress("conversations", args.only or None) as progress:  # a bar on a terminal, else a line a 10 s
+            for got in stream.outcomes(load_each(args.data, args.only), settings, args.jobs, kept):
+                summary.add(got)
+                progress.advance()
         if kept is not None and kept.read:
             print(f"{PROG}: {kept.read} conversations read back from {args.resume}", file=sys.stderr)
         signature.emit(run_signature(args, opts, plugins))  # once the whole file is read: a bad one is one line

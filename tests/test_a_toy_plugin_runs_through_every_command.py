@@ -80,11 +80,9 @@ def test_show_prints_every_plugin_arm_beside_the_built_in_ones(run):
 
 
 @pytest.mark.slow
-def test_the_signature_names_each_plugin_once_and_progress_goes_to_stderr(run):
+def test_the_signature_names_each_plugin_once(run):
     _, done = run
-    lines = done.stderr.splitlines()
-    assert lines[:2] == ["locomo-repro: conv-26 done (conversation 1)", "locomo-repro: conv-30 done (conversation 2)"]
-    (sig,) = [line for line in lines if line.startswith("signature: ")]
+    (sig,) = done.stderr.splitlines()  # a short run, not on a terminal: no progress line
     assert f"|arms:{TOYS}|" in sig
     for field in ("plugin:vec=toy_plugins:Vec", "plugin:first_turns=toy_plugins:first_turns",
                   "plugin:parrot=toy_plugins:Parrot", "plugin:bare=toy_plugins:Bare"):

@@ -30,6 +30,7 @@ from typing import TextIO
 
 from ..read.chat import ChatBadReply, ChatClient, ChatError, ChatHTTPError, endpoint, retry, user_message
 from ..data.dataset import write_atomic
+from ..data.progress import Progress
 from ..text.lexicon import DECLINE
 from ..memory.cite import Cite
 from ..read.reader import Options
@@ -277,26 +278,17 @@ class Model:
         self.calls = 0
         self.fails = 0
         self._lock = threading.Lock()
-        self._clock = clock
-        self._expected = self._read = 0
-        self._started = self._shown = clock()
+        self._progress = Progress(f"model {name}", 0, errors, clock, PROGRESS_EVERY, verb="read") if errors else None
 
     def expect(self, reads: int) -> None:
         """Announce how many reads are to come: progress is shown against that number."""
-        with self._lock:
-            self._expected += reads
+        if self._progress is not None:
+            self._progress.expect(reads)
 
     def _done(self) -> None:
-        """Count one read; now and then, say how far the reads are."""
-        with self._lock:
-            self._read += 1
-            now = self._clock()
-            if self._errors is None or not self._expected or now - self._shown < PROGRESS_EVERY:
-                return
-            self._shown = now
-            rate = self._read / (now - self._started)
-            print(f"locomo-repro: model {self.name}: {self._read}/{self._expected} read, {self.fails} failed, "
-                  f"{rate:.1f} a second", file=self._errors)
+        """Count one read; now and then, say how far the reads are (``data.progress``)."""
+        if self._progress is not None and self._progress.total:
+            self._progress.advance(note=f"{self.fails} failed")
 
     def __repr__(self) -> str:  # never the client, which holds the key
         return f"Model({self.name!r})"

@@ -1,0 +1,88 @@
+"""How long work says how far it is: a progress bar on a terminal, a line every ten seconds otherwise.
+
+One rule for every command that runs long (a sweep, a plug-in run, the model's reads, the judge, the claims,
+the report): on a terminal, a ``tqdm`` bar on stderr that is gone when the work is done; on anything else (a
+log file, a pipe, a test), one line every ``EVERY`` seconds, so a short run prints nothing and a long one
+neither floods its log nor stays silent.  Progress never goes to stdout, which holds the result.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from collections.abc import Callable
+from typing import TextIO
+
+#: Seconds between two progress lines when stderr is not a terminal.
+EVERY = 10.0
+
+
+class Progress:
+    """Work of ``total`` steps (or an unknown number), named ``label``; ``advance`` counts steps, and a line
+    says ``label: done/total <verb>, <note>, <rate> a second``.
+
+    Threads may call ``advance`` at once.  Use it as a context manager, or call ``close``.
+    """
+
+    def __init__(self, label: str, total: int | None = None, stream: TextIO | None = None,
+                 clock: Callable[[], float] = time.monotonic, every: float = EVERY, verb: str = "done") -> None:
+        self.label = label
+        self.verb = verb
+        self.total = total
+        self.done = 0
+        self._stream = sys.stderr if stream is None else stream
+        self._clock = clock
+        self._every = every
+        self._started = self._shown = clock()
+        self._lock = threading.Lock()
+        self._bar = None
+        if _is_terminal(self._stream):
+            from tqdm import tqdm
+
+            self._bar = tqdm(total=total, desc=label, file=self._stream, leave=False, dynamic_ncols=True)
+
+    def expect(self, steps: int) -> None:
+        """Announce ``steps`` more steps to come."""
+        with self._lock:
+            self.total = (self.total or 0) + steps
+            if self._bar is not None:
+                self._bar.total = self.total
+                self._bar.refresh()
+
+    def advance(self, steps: int = 1, note: str = "") -> None:
+        """Count ``steps`` done; ``note`` is added to the line (failures so far, say)."""
+        with self._lock:
+            self.done += steps
+            if self._bar is not None:
+                self._bar.update(steps)
+                if note:
+                    self._bar.set_postfix_str(note, refresh=False)
+                return
+            now = self._clock()
+            if now - self._shown < self._every:
+                return
+            self._shown = now
+            of = f"/{self.total}" if self.total else ""
+            rate = self.done / (now - self._started) if now > self._started else 0.0
+            extra = f", {note}" if note else ""
+            print(f"locomo-repro: {self.label}: {self.done}{of} {self.verb}{extra}, {rate:.1f} a second",
+                  file=self._stream, flush=True)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None
+
+    def __enter__(self) -> Progress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _is_terminal(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False

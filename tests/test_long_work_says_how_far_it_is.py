@@ -1,0 +1,47 @@
+"""Long work says how far it is (``data.progress``): on a terminal a bar, otherwise one line every ten seconds,
+so a short run says nothing and a long one neither floods its log nor stays silent."""
+
+from __future__ import annotations
+
+import io
+
+from locomo_repro.data.progress import Progress
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_off_a_terminal_a_line_comes_every_ten_seconds_and_never_sooner():
+    ticks = iter([0.0, 3.0, 9.9, 10.0, 12.0, 25.0])
+    out = io.StringIO()
+    with Progress("conversations", 5, out, clock=lambda: next(ticks)) as progress:
+        for _ in range(5):
+            progress.advance(note="0 failed")
+    assert out.getvalue().splitlines() == [
+        "locomo-repro: conversations: 3/5 done, 0 failed, 0.3 a second",
+        "locomo-repro: conversations: 5/5 done, 0 failed, 0.2 a second",
+    ]
+
+
+def test_a_short_run_says_nothing_and_an_unknown_total_is_counted_alone():
+    out = io.StringIO()
+    ticks = iter([0.0, 1.0, 2.0, 30.0])
+    with Progress("judge", None, out, clock=lambda: next(ticks)) as progress:
+        progress.advance()
+        progress.advance()
+        assert out.getvalue() == ""
+        progress.advance()
+    assert out.getvalue() == "locomo-repro: judge: 3 done, 0.1 a second\n"
+
+
+def test_on_a_terminal_a_bar_is_drawn_and_taken_away():
+    out = Terminal()
+    with Progress("conversations", 2, out) as progress:
+        progress.advance()
+        progress.advance()
+    drawn = out.getvalue()
+    assert drawn.startswith("\rconversations:") and "/2 [" in drawn  # a bar, on stderr's line
+    last = drawn.rstrip("\r").rsplit("\r", 1)[-1]
+    assert drawn.endswith("\r") and last.strip() == ""  # and, once the work is done, the line is blanked
