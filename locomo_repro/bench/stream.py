@@ -23,6 +23,7 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPool
 from dataclasses import dataclass
 from typing import Protocol, TextIO
 
+from ..arms.plugin import PluginError
 from ..data.dataset import Sample
 from ..go.json import dumps
 from ..read.reader import Options
@@ -137,7 +138,11 @@ def outcomes(samples: Iterable[Sample], settings: Settings, jobs: int = 1, kept:
         def done(got: Outcome | Future) -> Outcome:
             if isinstance(got, Outcome):
                 return got
-            outcome = got.result()
+            try:
+                outcome = got.result()
+            except PluginError as err:  # loaded here, but not in the worker (which imports it by name)
+                raise PluginError(f"{err} (in a worker process: -jobs 1 runs every conversation in this one)"
+                                  ) from None
             if kept is not None:
                 kept.put(outcome)
             return outcome
