@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ..data.progress import Progress
 from ..data.atomic import flushed, silence_stdout
 from ..read.chat import ChatClient, is_http_url, key_problem
 from ..score import signature
@@ -34,9 +35,16 @@ def _err(line: str) -> None:
 
 
 def _progress(label: str):
+    """A ``(done, total)`` callback over the kit's one progress rule (``data.progress``: a bar on a terminal,
+    else a line every ten seconds)."""
+    progress = Progress(label)
+
     def report(done: int, total: int) -> None:
-        if done == total or done % 100 == 0:
-            _err(f"{label}: {done}/{total}")
+        if progress.total is None:
+            progress.expect(total)
+        progress.advance(done - progress.done)
+        if done == total:
+            progress.close()
     return report
 
 
