@@ -20,9 +20,9 @@ from pathlib import Path
 
 from . import __version__
 from .bench.names import ARM_SETS, STEPS
-from .data.atomic import flushed, silence_stdout, unwritable
+from .data.atomic import flushed, silence_stdout, unwritable, write_files
 from .data.progress import Progress
-from .data.dataset import DatasetError, Sample, load, load_each, resolve, write_atomic
+from .data.dataset import DatasetError, Sample, load, load_each, resolve
 from .read.model import DEFAULT_BASE_URL, DEFAULT_MEMO, KEY_VARIABLES, Model, api_key, open_model, probe
 from .read.reader import Options
 from .score import signature
@@ -84,6 +84,9 @@ def parser() -> argparse.ArgumentParser:
     _flag(p, "parts", type=int, default=default.parts,
           help="pieces of evidence one answer may draw on (default %(default)s)")
     _flag(p, "out", metavar="FILE", help="write predictions in the official scorer's shape")
+    _flag(p, "json", metavar="FILE",
+          help="write the results: per arm and category n, F1, recall, quiet and the F1's bootstrap interval, "
+               "with each conversation's sums, the settings and the dataset's sha256 (docs/results.md)")
     _flag(p, "stats", metavar="FILE", help="read a predictions file back: abstention, AUCs, bootstrap intervals")
     _flag(p, "sweep", choices=sorted(STEPS), help="run once per value of one setting")
     _flag(p, "show", type=int, default=0, metavar="N", help="print N answered questions per category")
@@ -179,17 +182,19 @@ def predictions(samples: Sequence[Sample], records: dict[str, list[bench.Record]
     return out
 
 
-def writable(path: Path) -> None:
+def writable(path: Path, flag: str = "-out") -> None:
     """Refuse, before any work, an output path the kit's writer could not write (``atomic.unwritable``:
     the folder may not exist yet; a FIFO or a device is written through)."""
     if problem := unwritable(path):
-        raise UsageError(f"-out {path}: {problem}")
+        raise UsageError(f"{flag} {path}: {problem}")
 
 
 def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     """Carry out a parsed command line."""
     opts = options(args)
     if args.stats:
+        if args.json:
+            raise UsageError("-json writes a run's results; -stats reads a predictions file and runs nothing")
         from .score import stats
 
         return stats.main([args.stats])
@@ -205,6 +210,10 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         writable(Path(args.out))
         if args.sweep:  # the reference ignores -out with -sweep; so does the kit, but says so
             print(f"{PROG}: note: -out {args.out} is not written with -sweep (as in the reference)", file=sys.stderr)
+    if args.json:
+        writable(Path(args.json), "-json")
+        if args.out and not args.sweep and os.path.realpath(args.out) == os.path.realpath(args.json):
+            raise UsageError(f"-out and -json name the same file, {args.json}")
     from .bench import stream
 
     settings = run_settings(args, opts)
@@ -221,11 +230,13 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
                 progress.advance()
         if kept is not None and kept.read:
             print(f"{PROG}: {kept.read} conversations read back from {args.resume}", file=sys.stderr)
-        signature.emit(run_signature(args, opts, plugins))  # once the whole file is read: a bad one is one line
-        finish(summary, args, out)
+        signed = run_signature(args, opts, plugins)
+        signature.emit(signed)  # once the whole file is read: a bad one is one line
+        finish(summary, args, out, signed)
         return 0
     samples = load(args.data)[: args.only or None]
-    signature.emit(run_signature(args, opts, plugins))
+    signed = run_signature(args, opts, plugins)
+    signature.emit(signed)
     # The model waits on the endpoint, not on a core: its run is asked from here, with threads.
     with ThreadPoolExecutor(args.concurrency or 8, thread_name_prefix="model") as pool:
         for i, sample in enumerate(samples):
@@ -235,7 +246,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
                 reads = sum(len(s.questions) for s in samples) * sum(a.remote for a in case.arms)
                 reader.expect(reads * len(settings.passes()))
             summary.add(stream.outcome(case, settings, pool))
-    finish(summary, args, out)
+    finish(summary, args, out, signed)
     out.write(reader.cost() + "\n")
     return 0
 
@@ -252,15 +263,40 @@ def gathered(args: argparse.Namespace, settings: stream.Settings) -> stream.Repo
     """An empty report of a run with these flags: what it keeps for -show and -out."""
     from .bench import stream
 
-    return stream.Report(settings, show=args.show, quiet=args.quiet, predictions=bool(args.out) and not args.sweep)
+    return stream.Report(settings, show=args.show, quiet=args.quiet, predictions=bool(args.out) and not args.sweep,
+                         sums=bool(args.json))
 
 
-def finish(summary: stream.Report, args: argparse.Namespace, out: TextIO) -> None:
-    """Print the gathered run and write ``-out`` (not with -sweep, as in the reference)."""
+def finish(summary: stream.Report, args: argparse.Namespace, out: TextIO,
+           signed: signature.Signature | None = None) -> None:
+    """Print the gathered run and write ``-out`` (not with -sweep, as in the reference) and ``-json``, both
+    or neither; ``signed`` is the run's signature for ``-json`` (by default ``run_signature`` without plug-ins)."""
     out.write(summary.text(progress=sys.stderr))
+    files = []
     if args.out and not args.sweep:
-        write_atomic(Path(args.out), summary.predictions())
+        files.append((Path(args.out), summary.predictions()))
+    if args.json:
+        from .score.results import encode
+
+        opts = summary.settings.options
+        made = summary.results(run_settings_record(args, opts), signature.file_sha256(resolve(args.data)),
+                               str(signed or run_signature(args, opts)))
+        files.append((Path(args.json), encode(made)))
+    if files:
+        write_files(files)
+    if args.out and not args.sweep:
         out.write(f"\npredictions: {args.out} ({', '.join(summary.arms)})\n")
+
+
+def run_settings_record(args: argparse.Namespace, opts: Options) -> dict[str, object]:
+    """What a results file records of the run's settings (docs/results.md): the arm set, the reader's settings
+    (the swept one null: each pass names its value), the ablations, ``-only`` and the model."""
+    record: dict[str, object] = {"arms": args.arms}
+    record.update({name: None if name == args.sweep else getattr(opts, name) for name in ("k", "floor", "span", "band", "parts")})
+    record.update(sweep=args.sweep, only=args.only, blind=args.blind, derived=not args.no_derived, coref=args.coref,
+                  model=args.model, endpoint=signature.endpoint(args.base) if args.model else None,
+                  closed=args.closed)
+    return record
 
 
 def run_signature(args: argparse.Namespace, opts: Options, plugins: Sequence[Plugin] = ()) -> signature.Signature:

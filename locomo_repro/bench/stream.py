@@ -5,10 +5,11 @@
 arm's graded records) out.  Any executor can run it; ``outcomes`` gives it to
 a ``ProcessPoolExecutor`` and hands the outcomes back in dataset order.
 ``Report`` takes them in that order and keeps only what the printed tables,
-``-show`` and ``-out`` need: a running tally per arm (fed record by record in
+``-show``, ``-out`` and ``-json`` need: a running tally per arm (fed record by record in
 the order ``experiment.table`` adds them, so every sum is the same float), the
-first ``-show`` questions per category, and the predictions as encoded text in
-an anonymous temporary file (nothing is left behind if the run stops).
+first ``-show`` questions per category, the predictions as encoded text in
+an anonymous temporary file (nothing is left behind if the run stops), and
+each conversation's summed scores per arm and category (``score.results.sums``).
 The printed result is byte for byte what ``experiment``'s functions print over
 all the cases at once.
 """
@@ -20,13 +21,14 @@ import tempfile
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Protocol, TextIO
 
 from ..arms.plugin import PluginError
 from ..data.dataset import Sample
 from ..go.json import dumps
 from ..read.reader import Options
+from ..score import results as saved
 from ..text.reduce import forget, load_stems
 from . import experiment as bench
 
@@ -209,10 +211,12 @@ class Report:
 
     ``show`` keeps that many questions per category for ``-show``;
     ``predictions`` keeps the ``-out`` file's text, written as the list
-    ``dumps`` would write it one conversation at a time.
+    ``dumps`` would write it one conversation at a time; ``sums`` keeps each
+    conversation's sums per pass and arm for the ``-json`` file.
     """
 
-    def __init__(self, settings: Settings, show: int = 0, quiet: bool = False, predictions: bool = False) -> None:
+    def __init__(self, settings: Settings, show: int = 0, quiet: bool = False, predictions: bool = False,
+                 sums: bool = False) -> None:
         self.settings = settings
         self.show = show
         self.quiet = quiet
@@ -224,6 +228,7 @@ class Report:
         self.shown: dict[str, list[bench.Record]] = {}
         self.picked: dict[int, int] = {}
         self.spool = tempfile.TemporaryFile() if predictions else None
+        self.sums: list[tuple[str, list[dict[str, saved.Sums]]]] | None = [] if sums else None
 
     def add(self, o: Outcome) -> None:
         """Take one conversation's outcome (the next in dataset order); keep only what the report needs."""
@@ -242,6 +247,8 @@ class Report:
                 tally = tallies.setdefault(arm, bench.Tally())
                 for r in got:
                     tally.add(r)
+        if self.sums is not None:
+            self.sums.append((o.sample, [{arm: saved.sums(got) for arm, got in each.items()} for each in o.records]))
         records = o.records[0]
         if self.show > 0 and records:
             arms = sorted(records)
@@ -285,6 +292,14 @@ class Report:
         if self.show > 0:
             out.append(bench.show(self.shown, self.show))
         return "".join(out)
+
+    def results(self, settings: dict[str, object], sha256: str, signature: str) -> saved.Results:
+        """The ``-json`` file's results: every pass's tallies, the very ones the tables print, and each
+        conversation's sums (a report made with ``sums``); ``settings``, the dataset's ``sha256`` and the
+        run's ``signature`` name what was run."""
+        assert self.sums is not None, "a report made without sums"
+        passes = [(asdict(each), tallies) for each, tallies in zip(self.settings.passes(), self.tallies)]
+        return saved.run(settings, sha256, signature, self.settings.sweep, passes, self.sums)
 
     def predictions(self) -> bytes:
         """The ``-out`` file: every conversation's predictions, as ``dumps`` writes the list (once: the

@@ -49,13 +49,14 @@ class Prediction:
 class Answered:
     """One question of the file with every arm's prediction.
 
-    ``answer`` and ``adversarial_answer`` are the JSON values as written (None
+    ``question``, ``answer`` and ``adversarial_answer`` are the JSON values as written (None
     when the key is absent): the Go ``-stats`` and the official scorer read a
     non-string answer differently, so each consumer converts it itself.
     """
 
     sample: str
     index: int
+    question: object
     category: int
     answer: object
     adversarial_answer: object
@@ -88,19 +89,24 @@ FLOAT64_MAX = 1.7976931348623157e308
 
 def read(path: str | Path) -> Predictions:
     """Read and check a predictions file; ``path`` is kept as given for reports."""
+    return parse(decoded(path), str(path))
+
+
+def decoded(path: str | Path) -> object:
+    """The JSON value of a file as the reference's Go decoder reads it (invalid UTF-8 inside strings becomes
+    U+FFFD; NaN and Infinity are no number); a PredictionsError (one line) when it cannot be read or is no JSON."""
     name = str(path)
     try:
         raw = Path(path).read_bytes()
     except OSError as err:
         raise PredictionsError(f"{name}: cannot read: {err.strerror or err}") from None
     try:
-        # As Go's decoder: invalid UTF-8 inside strings becomes U+FFFD, and NaN or Infinity is no number.
         data = json.loads(raw.decode("utf-8", errors="replace"), parse_constant=_no_constant)
     except ValueError as err:
         raise PredictionsError(f"{name}: not JSON: {err}") from None
     except RecursionError:
         raise PredictionsError(f"{name}: not JSON: nested too deeply") from None
-    return parse(data, name)
+    return data
 
 
 def parse(data: object, name: str) -> Predictions:
@@ -168,6 +174,7 @@ def _question(qa: dict, sample: str, index: int, arms: tuple[str, ...], where: s
     return Answered(
         sample=sample,
         index=index,
+        question=qa.get("question"),
         category=int(category),
         answer=qa.get("answer"),
         adversarial_answer=qa.get("adversarial_answer"),

@@ -53,10 +53,14 @@ def digest(data: bytes) -> str:
 
 
 def file_digest(path: str | Path) -> str:
-    """The sha256 prefix of a file's bytes (its name and folder play no part), read a block at a time so
-    that naming a large dataset costs no memory."""
+    """The sha256 prefix of a file's bytes (its name and folder play no part)."""
+    return file_sha256(path)[:PREFIX]
+
+
+def file_sha256(path: str | Path) -> str:
+    """The whole sha256 of a file's bytes, in hex, read a block at a time so that a large dataset costs no memory."""
     with open(path, "rb") as f:
-        return hashlib.file_digest(f, "sha256").hexdigest()[:PREFIX]
+        return hashlib.file_digest(f, "sha256").hexdigest()
 
 
 def official_scorer(sha256: str) -> str:

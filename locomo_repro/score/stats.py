@@ -289,14 +289,20 @@ def _paired(predictions: Predictions) -> list[str]:
     return lines
 
 
+def unenumerable(n: int) -> str | None:
+    """Why the exact bootstrap cannot be taken over ``n`` conversations (one line), None when it can."""
+    if n < 1:
+        return "no conversation to resample"
+    if draw_count(n) > MAX_DRAWS:
+        return f"{n} conversations: the exact bootstrap would enumerate {_amount(draw_count(n))} resamples " \
+               f"(at most {MAX_DRAWS:,})"
+    return None
+
+
 def bootstrappable(predictions: Predictions) -> None:
     """Raise PredictionsError (one line) when the file has too many conversations to enumerate every resample."""
-    n = len(predictions.conversations)
-    if draw_count(n) > MAX_DRAWS:
-        raise PredictionsError(
-            f"{predictions.path}: {n} conversations: the exact bootstrap would enumerate "
-            f"{_amount(draw_count(n))} resamples (at most {MAX_DRAWS:,})"
-        )
+    if problem := unenumerable(len(predictions.conversations)):
+        raise PredictionsError(f"{predictions.path}: {problem}")
 
 
 def notes(predictions: Predictions) -> list[str]:
