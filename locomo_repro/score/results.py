@@ -24,7 +24,7 @@ from typing import Protocol
 
 from .. import __version__
 from ..data.dataset import ANSWERABLE, CATEGORIES
-from .predictions import PredictionsError, decoded
+from .predictions import PredictionsError, _kind, decoded
 from .stats import TAIL, draw_count, interval, unenumerable
 
 SCHEMA = "locomo-repro/results"
@@ -223,16 +223,6 @@ def is_results(data: object) -> bool:
     return isinstance(data, dict) and data.get("schema") == SCHEMA
 
 
-def _kind(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    return {str: "a string", list: "a list", dict: "an object"}.get(type(value), type(value).__name__)
-
-
 class _Reader:
     """Typed access to decoded JSON, every problem a ResultsError naming the file and the place."""
 
@@ -255,18 +245,20 @@ class _Reader:
             raise self.fail(where, f"{key!r} is {_kind(value)}, not a string")
         return value
 
-    def number(self, obj: object, key: str, where: str, *, null: bool = False, whole: bool = False) -> float | None:
+    def number(self, obj: object, key: str, where: str) -> float:
         value = self.field(obj, key, where)
-        if value is None and null:
-            return None
-        if isinstance(value, bool) or not isinstance(value, int if whole else (int, float)) or \
-                not math.isfinite(value) or (whole and value < 0):
-            wanted = "a count" if whole else "a number"
-            raise self.fail(where, f"{key!r} is {_kind(value) if value is not None else 'null'}, not {wanted}")
-        return value
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise self.fail(where, f"{key!r} is {_kind(value)}, not a number")
+        return value  # an integer stays one: a file read back is written again byte for byte
+
+    def optional(self, obj: object, key: str, where: str) -> float | None:
+        return None if self.field(obj, key, where) is None else self.number(obj, key, where)
 
     def count(self, obj: object, key: str, where: str) -> int:
-        return int(self.number(obj, key, where, whole=True))  # type: ignore[arg-type]
+        value = self.field(obj, key, where)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise self.fail(where, f"{key!r} is {_kind(value)}, not a count")
+        return value
 
     def mapping(self, obj: object, key: str, where: str) -> dict:
         value = self.field(obj, key, where)
@@ -294,7 +286,7 @@ def parse(data: object, path: str) -> Results:
     if not is_results(data):
         raise r.fail("", f"not a results file (no \"schema\": \"{SCHEMA}\")")
     version = r.field(data, "version", "")
-    if version != VERSION:
+    if isinstance(version, bool) or version != VERSION:
         raise r.fail("", f"results version {json.dumps(version)}; this kit reads version {VERSION}")
     dataset = r.mapping(data, "dataset", "")
     sha256 = r.text(dataset, "sha256", "dataset")
@@ -312,7 +304,7 @@ def parse(data: object, path: str) -> Results:
         sweep = r.field(p, "sweep", where)
         swept = None if sweep is None else (r.text(sweep, "setting", f"{where} sweep"),
                                             r.number(sweep, "value", f"{where} sweep"))
-        options = r.mapping(p, "options", where)
+        options = {o: r.number(r.mapping(p, "options", where), o, f"{where} options") for o in OPTIONS}
         arms = {}
         for arm_name, a in r.mapping(p, "arms", where).items():
             at = f"{where} arm {arm_name}"
@@ -323,21 +315,20 @@ def parse(data: object, path: str) -> Results:
                 if bounds is not None and not (isinstance(bounds, list) and len(bounds) == 2 and all(
                         isinstance(b, (int, float)) and not isinstance(b, bool) for b in bounds)):
                     raise r.fail(cell, "'f1_interval' is neither null nor two numbers")
-                rows[key] = Row(n=r.count(row, "n", cell), f1=float(r.number(row, "f1", cell)),  # type: ignore[arg-type]
-                                recall=r.number(row, "recall", cell, null=True),
-                                quiet=float(r.number(row, "quiet", cell)),  # type: ignore[arg-type]
+                rows[key] = Row(n=r.count(row, "n", cell), f1=r.number(row, "f1", cell),
+                                recall=r.optional(row, "recall", cell), quiet=r.number(row, "quiet", cell),
                                 f1_interval=None if bounds is None else (float(bounds[0]), float(bounds[1])))
             each = []
             for j, c in enumerate(r.listed(a, "conversations", at)):
                 place = f"{at} conversations[{j}]"
                 sample = r.text(c, "sample", place)
-                kept = {key: (r.count(s, "n", f"{place} row {key}"), float(r.number(s, "score", f"{place} row {key}")))  # type: ignore[arg-type]
+                kept = {key: (r.count(s, "n", f"{place} row {key}"), r.number(s, "score", f"{place} row {key}"))
                         for key, s in r.rows(c, "rows", place).items()}
                 each.append((sample, kept))
             if [sample for sample, _ in each] != conversations:
                 raise r.fail(at, "its conversations are not the dataset's conversations in order")
             arms[arm_name] = Arm(rows=rows, conversations=tuple(each))
-        passes.append(Pass(sweep=swept, options=options, arms=arms))  # type: ignore[arg-type]
+        passes.append(Pass(sweep=swept, options=options, arms=arms))
     return Results(sha256=sha256, conversations=tuple(conversations), settings=settings, signature=signature,
                    kit_version=kit_version, passes=tuple(passes), path=path)
 

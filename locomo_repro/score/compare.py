@@ -1,0 +1,309 @@
+"""``locomo-repro compare A B ...``: runs and systems side by side, with paired differences over conversations.
+
+Each file gives columns: a results file (``-json``, ``score.results``) one per arm (and per swept value), a
+predictions file in the official shape (``-out``, ``locomo-repro import``) one per arm.  A column is named
+by its file's basename (with ``#<place on the command line>`` where two files share one), the swept
+value if any, and the arm.  For every row of the table (each category by its number, then answerable and
+overall) and column the output gives ``n``, ``f1`` (mean score), ``recall`` (mean evidence recall, empty
+where the column has none) and ``quiet`` (share declined), and for every column but the first, ``diff``:
+the column's F1 minus the first column's, question by question and pooled per conversation, with ``low``
+and ``high``, its exact 95% percentile bootstrap interval over conversations (``stats.interval``, the
+paired intervals of ``-stats``).
+
+A results file's figures are its own (the run's table); a predictions file's are the kit's metric over
+it as ``official --kit`` computes them, every reply graded as ``-stats`` grades it.
+
+The files must be over the same questions: results files over the same dataset (sha256), predictions
+files with the same sample ids, questions and answers in the same order, and every file with the same
+questions per conversation and category.  Files that are not are refused in one line (exit status 2),
+as is a file in another system's format (``locomo-repro import`` converts it first).  Results files run
+with different settings are compared, and a note on stderr names every setting that differs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import NamedTuple, NoReturn
+
+from . import official, results, signature
+from .metric import declined
+from .predictions import Predictions, PredictionsError, decoded, parse
+from .stats import go_div, grades, interval, unenumerable
+
+PROG = "locomo-repro compare"
+
+#: The output formats (tabulate's for the tables); the first is the default.
+FORMATS = ("markdown", "csv", "latex", "json")
+
+#: The output's fields, in order (``--format json`` gives them as keys).
+FIELDS = ("category", "name", "n", "column", "f1", "recall", "quiet", "diff", "low", "high")
+
+#: ``--format json``'s schema and version.
+SCHEMA = "locomo-repro/compare"
+VERSION = 1
+
+IMPORT = "another system's answers are converted to the official shape with `locomo-repro import` first"
+
+
+class CompareError(Exception):
+    """Files that cannot be compared, or a bad command line; the message is one line."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:  # one line, no usage dump
+        raise CompareError(f"{self.prog}: {message} (see {self.prog} --help)")
+
+    def _get_option_tuples(self, option_string: str) -> list:
+        """Whole flag names only, as the main command (``--form`` is not ``--format``)."""
+        return []
+
+
+class _Mark(NamedTuple):
+    """One question's category and grade, for ``results.sums``."""
+
+    category: int
+    score: float
+
+
+@dataclass(frozen=True, slots=True)
+class Figures:
+    """One column's figures on one row (None: nothing to measure, or no recall at all)."""
+
+    n: int
+    f1: float | None
+    recall: float | None
+    quiet: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """One arm of one file (and pass): its label, figures per row key and per conversation its sums."""
+
+    label: str
+    file: str
+    rows: dict[str, Figures]
+    conversations: tuple[tuple[str, results.Sums], ...]
+
+
+def load(path: str) -> results.Results | Predictions:
+    """A results file or a predictions file, told apart by its content."""
+    try:
+        data = decoded(path)
+    except PredictionsError as err:
+        if _lines_of_json(path):
+            raise CompareError(f"{path}: JSON lines, neither a results file nor predictions in the official "
+                               f"shape; {IMPORT}") from None
+        raise CompareError(str(err)) from None
+    if results.is_results(data):
+        return results.parse(data, path)
+    if isinstance(data, list):
+        return parse(data, path)
+    raise CompareError(f"{path}: neither a results file (no \"schema\": \"{results.SCHEMA}\") nor predictions "
+                       f"in the official shape (a list of samples); {IMPORT}")
+
+
+def _lines_of_json(path: str) -> bool:
+    """Whether the file's first line holds a JSON object of its own (a JSONL file, as LoCoMo-Refined writes)."""
+    try:
+        with open(path, "rb") as f:
+            first = f.readline()
+        return isinstance(json.loads(first), dict)
+    except (OSError, ValueError):
+        return False
+
+
+def _columns_of_results(got: results.Results, label: str) -> list[Column]:
+    out = []
+    for p in got.passes:
+        swept = [] if p.sweep is None else [f"{p.sweep[0]}={p.sweep[1]:g}"]
+        for arm, a in p.arms.items():
+            rows = {key: Figures(row.n, *((row.f1, row.recall, row.quiet) if row.n else (None, None, None)))
+                    for key, row in a.rows.items()}
+            out.append(Column(" ".join([label, *swept, arm]), got.path, rows, a.conversations))
+    return out
+
+
+def _columns_of_predictions(got: Predictions, label: str) -> list[Column]:
+    table = official.scores(got, official.kit_eval_question_answering)
+    counts = official.counts(got)
+    marks = grades(got)
+    out = []
+    for arm in got.arms:
+        has_context = any(q.predictions[arm].context is not None for q in got.questions)
+        by_sample: dict[str, list[_Mark]] = {}
+        for q, mark in zip(got.questions, marks[arm]):
+            by_sample.setdefault(q.sample, []).append(_Mark(q.category, mark))
+        quiet = results.sums(_Mark(q.category, float(declined(q.predictions[arm].reply))) for q in got.questions)
+        rows = {}
+        for key, _ in results.ROWS:
+            n = counts[results.name(key)]
+            f1, recall = table[arm][results.name(key)]
+            rows[key] = Figures(n, *((f1, recall if has_context else None, quiet[key][1] / n) if n else (None, None, None)))
+        out.append(Column(f"{label} {arm}", got.path, rows,
+                          tuple((sample, results.sums(each)) for sample, each in by_sample.items())))
+    return out
+
+
+def labels(paths: Sequence[str]) -> list[str]:
+    """Each file's label: its basename, with ``#<place>`` (from 1) where two files share one."""
+    names = [os.path.basename(p) or p for p in paths]
+    return [f"{n}#{i}" if names.count(n) > 1 else n for i, n in enumerate(names, start=1)]
+
+
+def _counts(column: Column) -> list[tuple[str, dict[str, int]]]:
+    return [(sample, {key: n for key, (n, _) in s.items()}) for sample, s in column.conversations]
+
+
+def aligned(files: Sequence[results.Results | Predictions], columns: Sequence[Column]) -> None:
+    """Refuse (CompareError, one line) files that are not over the same questions as the first one."""
+    first_results = next((f for f in files if isinstance(f, results.Results)), None)
+    first_predictions = next((f for f in files if isinstance(f, Predictions)), None)
+    for f in files:
+        if isinstance(f, results.Results) and first_results is not None and f.sha256 != first_results.sha256:
+            raise CompareError(f"{f.path}: over another dataset than {first_results.path} (sha256 {f.sha256[:12]}... "
+                               f"against {first_results.sha256[:12]}...)")
+        if isinstance(f, Predictions) and first_predictions is not None:
+            _same_questions(first_predictions, f)
+    base = _counts(columns[0])
+    for column in columns[1:]:
+        here = _counts(column)
+        if here == base:
+            continue
+        if [s for s, _ in here] != [s for s, _ in base]:
+            problem = f"conversations {', '.join(s for s, _ in here) or 'none'} against {', '.join(s for s, _ in base)}"
+        else:
+            sample, mine, theirs = next((s, a, b) for (s, a), (_, b) in zip(here, base) if a != b)
+            key = next(k for k in mine if mine[k] != theirs[k])
+            problem = f"{sample} has {mine[key]} {results.name(key)} questions against {theirs[key]}"
+        raise CompareError(f"{column.file}: not over the same questions as {columns[0].file}: {problem}")
+
+
+def _same_questions(one: Predictions, two: Predictions) -> None:
+    if len(one.questions) != len(two.questions):
+        raise CompareError(f"{two.path}: not over the same questions as {one.path}: {len(two.questions)} questions "
+                           f"against {len(one.questions)}")
+    for a, b in zip(one.questions, two.questions):
+        for what in ("sample", "question", "category", "answer", "adversarial_answer"):
+            if getattr(a, what) != getattr(b, what):
+                raise CompareError(f"{two.path}: not over the same questions as {one.path}: {b.where}: "
+                                   f"the {what.replace('_', ' ')} differs")
+
+
+def setting_notes(files: Sequence[results.Results | Predictions], names: Sequence[str]) -> list[str]:
+    """One note naming every setting (and kit version) in which the results files differ; none when they agree."""
+    ran = [(name, {**f.settings, "kit_version": f.kit_version})
+           for f, name in zip(files, names) if isinstance(f, results.Results)]
+    keys = list(dict.fromkeys(k for _, s in ran for k in s))
+    differ = [k for k in keys if len({json.dumps(s.get(k)) for _, s in ran}) > 1]
+    if not differ:
+        return []
+    said = "; ".join(f"{k} " + ", ".join(f"{json.dumps(s.get(k))} ({name})" for name, s in ran) for k in differ)
+    return [f"the results files' settings differ: {said}"]
+
+
+def rows(columns: Sequence[Column]) -> list[dict[str, object]]:
+    """Every row key and column: the figures and, past the first column, the paired F1 difference from it."""
+    base = columns[0]
+    blocked = unenumerable(len(base.conversations))
+    out: list[dict[str, object]] = []
+    for key, _ in results.ROWS:
+        for i, column in enumerate(columns):
+            got = column.rows[key]
+            diff = low = high = None
+            if i and got.n:
+                gaps = [mine[key][1] - theirs[key][1] for (_, mine), (_, theirs) in zip(column.conversations,
+                                                                                        base.conversations)]
+                sizes = [float(s[key][0]) for _, s in base.conversations]
+                if blocked is None:
+                    diff, low, high = interval(gaps, sizes)
+                else:
+                    whole = 0.0
+                    for gap in gaps:
+                        whole += gap
+                    diff = go_div(whole, sum(sizes))
+            out.append({"category": key, "name": results.name(key), "n": got.n, "column": column.label,
+                        "f1": got.f1, "recall": got.recall, "quiet": got.quiet, "diff": diff, "low": low, "high": high})
+    return out
+
+
+def _cell(value: object, signed: bool) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:+.3f}" if signed else f"{value:.3f}"
+    return str(value)
+
+
+def render(table: list[dict[str, object]], fmt: str, baseline: str, notes: Sequence[str],
+           files: Sequence[dict[str, str]]) -> str:
+    """The rows in one of ``FORMATS``: markdown and latex rounded to three places, csv and json exact."""
+    if fmt == "json":
+        return json.dumps({"schema": SCHEMA, "version": VERSION, "baseline": baseline, "files": list(files),
+                           "notes": list(notes), "rows": table}, indent=2, allow_nan=False) + "\n"
+    if fmt == "csv":
+        text = io.StringIO()
+        writer = csv.writer(text, lineterminator="\n")
+        writer.writerow(FIELDS)
+        writer.writerows([["" if row[f] is None else repr(row[f]) if isinstance(row[f], float) else row[f]
+                           for f in FIELDS] for row in table])
+        return text.getvalue()
+    from tabulate import tabulate
+
+    cells = [[_cell(row[f], f in ("diff", "low", "high")) for f in FIELDS] for row in table]
+    align = ["left", "left", "right", "left", *["right"] * 6]
+    return tabulate(cells, headers=list(FIELDS), tablefmt="github" if fmt == "markdown" else "latex_booktabs",
+                    disable_numparse=True, colalign=align) + "\n"
+
+
+def parser() -> argparse.ArgumentParser:
+    p = _Parser(
+        prog=PROG, allow_abbrev=False,
+        description="Compare results files (-json) and predictions files (-out, import) over the same questions: "
+                    "each arm's n, F1, recall and quiet per category, and the paired F1 difference from the first "
+                    "column with its exact 95%% bootstrap interval over conversations.",
+    )
+    p.add_argument("files", nargs="+", metavar="FILE", help="a results file or a predictions file in the official shape")
+    p.add_argument("-format", "--format", choices=FORMATS, default=FORMATS[0],
+                   help="markdown (the default: a GitHub table, figures to three places), csv or json (exact "
+                        "figures), or latex (a booktabs table)")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``locomo-repro compare FILE... [--format F]``: the table on stdout, notes and signatures on stderr;
+    bad input is one line on stderr and exit status 2, with nothing on stdout."""
+    try:
+        args = parser().parse_args(argv)
+        files = [load(path) for path in args.files]
+        names = labels(args.files)
+        columns: list[Column] = []
+        for got, label in zip(files, names):
+            columns += (_columns_of_results(got, label) if isinstance(got, results.Results)
+                        else _columns_of_predictions(got, label))
+        if not columns:
+            raise CompareError(f"{PROG}: no arm in {', '.join(args.files)}")
+        aligned(files, columns)
+        table = rows(columns)
+    except (CompareError, PredictionsError, results.ResultsError) as err:
+        print(err, file=sys.stderr)
+        return 2
+    notes = setting_notes(files, names)
+    if blocked := unenumerable(len(columns[0].conversations)):
+        notes.append(f"{blocked}: differences without intervals")
+    made = [{"path": path, "kind": "results" if isinstance(got, results.Results) else "predictions",
+             "signature": got.signature if isinstance(got, results.Results)
+             else str(signature.predictions(path, signature.KIT))}
+            for path, got in zip(args.files, files)]
+    sys.stdout.write(render(table, args.format, columns[0].label, notes, made))
+    for line in notes:
+        print(f"note: {line}", file=sys.stderr)
+    for each in made:
+        print(f"signature: {each['signature']}", file=sys.stderr)
+    return 0

@@ -1,0 +1,87 @@
+"""Bad input to ``-json`` and to ``compare`` is one line on stderr and exit status 2, with nothing on stdout
+and nothing written: an unusable ``-json`` path is refused before the run (and ``-out`` is not written
+either), as are ``-json`` with ``-stats`` and ``-json`` naming ``-out``'s file; ``compare`` refuses
+abbreviated or unknown flags, files it cannot read, broken results files and other systems' formats
+(saying to convert them with ``locomo-repro import``)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from locomo_repro import cli
+
+GOOD = {"schema": "locomo-repro/results", "version": 1}
+
+
+def one_line(capsys, argv) -> str:
+    capsys.readouterr()
+    assert cli.main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "Traceback" not in err
+    return err
+
+
+def test_an_unwritable_json_path_is_refused_before_the_run_and_out_is_not_written(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("LOCOMO_DATA", str(tmp_path / "never-read.json"))
+    (tmp_path / "folder").mkdir()
+    err = one_line(capsys, ["-only", "2", "-out", str(tmp_path / "p.json"), "-json", str(tmp_path / "folder")])
+    assert err == f"locomo-repro: -json {tmp_path / 'folder'}: is a folder (see locomo-repro --help)\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folder"]
+
+
+def test_json_with_stats_is_refused(tmp_path, capsys):
+    err = one_line(capsys, ["-stats", str(tmp_path / "p.json"), "-json", str(tmp_path / "r.json")])
+    assert "-json writes a run's results; -stats reads a predictions file" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_json_and_out_naming_one_file_are_refused(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("LOCOMO_DATA", str(tmp_path / "never-read.json"))
+    err = one_line(capsys, ["-out", str(tmp_path / "x.json"), "-json", str(tmp_path / "x.json")])
+    assert "-out and -json name the same file" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def write(tmp_path, name: str, text: str) -> str:
+    (tmp_path / name).write_text(text)
+    return str(tmp_path / name)
+
+
+CASES = {
+    "an abbreviated flag": (lambda t: ["--form", "csv", write(t, "a.json", "[]")], "unrecognized arguments: --form ("),
+    "an unknown format": (lambda t: ["--format", "html", write(t, "a.json", "[]")], "invalid choice: 'html'"),
+    "no file": (lambda t: [], "the following arguments are required: FILE"),
+    "a missing file": (lambda t: [str(t / "none.json")], "none.json: cannot read"),
+    "a file that is no JSON": (lambda t: [write(t, "a.json", "{")], "a.json: not JSON"),
+    "another system's object": (lambda t: [write(t, "mem0.json", json.dumps({"0": [{"question": "q", "response": "r"}]}))],
+                                "mem0.json: neither a results file"),
+    "JSON lines": (lambda t: [write(t, "refined.jsonl", '{"qa_id": "a#1"}\n{"qa_id": "a#2"}\n')],
+                   "refined.jsonl: JSON lines"),
+    "a results file of another version": (lambda t: [write(t, "r.json", json.dumps({**GOOD, "version": 2}))],
+                                          "r.json: results version 2; this kit reads version 1"),
+    "a results file without its dataset": (lambda t: [write(t, "r.json", json.dumps(GOOD))], "r.json: no 'dataset'"),
+    "a predictions file without questions": (lambda t: [write(t, "p.json", "[]")], "p.json: no questions"),
+}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_bad_compare_input_is_one_line_and_exit_2(tmp_path, capsys, case):
+    argv, says = CASES[case]
+    err = one_line(capsys, ["compare", *argv(tmp_path)])
+    assert says in err, err
+    if case in ("another system's object", "JSON lines"):
+        assert err.rstrip().endswith("with `locomo-repro import` first")
+
+
+def test_a_broken_results_file_names_the_place(tmp_path, capsys, monkeypatch):
+    argv = ["-only", "1", "-jobs", "1", "-quiet", "-arms", "read", "-json", str(tmp_path / "r.json")]
+    import io
+
+    assert cli.run(cli.parser().parse_args(argv), io.StringIO()) == 0
+    document = json.loads((tmp_path / "r.json").read_bytes())
+    document["passes"][0]["arms"]["oracle"]["rows"]["5"]["n"] = "many"
+    (tmp_path / "r.json").write_text(json.dumps(document))
+    err = one_line(capsys, ["compare", str(tmp_path / "r.json")])
+    assert err == f"{tmp_path / 'r.json'}: passes[0] arm oracle row 5: 'n' is a string, not a count\n"
