@@ -85,3 +85,26 @@ def test_a_broken_results_file_names_the_place(tmp_path, capsys, monkeypatch):
     (tmp_path / "r.json").write_text(json.dumps(document))
     err = one_line(capsys, ["compare", str(tmp_path / "r.json")])
     assert err == f"{tmp_path / 'r.json'}: passes[0] arm oracle row 5: 'n' is a string, not a count\n"
+
+
+@pytest.mark.slow
+def test_compare_to_a_full_stdout_ends_in_one_line(tmp_path):
+    """A child interpreter, stdout buffered as a user's is, printing to a device that is always full: the
+    signature on stderr, then the failure in one line, no traceback."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full on this system (a device that reports every write as a full disk)")
+    (tmp_path / "p.json").write_text(json.dumps([{"sample_id": "s1", "qa": [{
+        "question": "Where did Ann go?", "answer": "Paris", "category": 4, "evidence": ["D1:1"],
+        "graph_prediction": "Paris", "vector_prediction": "Rome"}]}]))
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[1])
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "locomo_repro", "compare", str(tmp_path / "p.json")], stdout=full,
+                              stderr=subprocess.PIPE, text=True, env=env, timeout=120)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.splitlines()[-1] == "locomo-repro compare: standard output: No space left on device"

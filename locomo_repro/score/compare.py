@@ -267,7 +267,7 @@ def parser() -> argparse.ArgumentParser:
         prog=PROG, allow_abbrev=False,
         description="Compare results files (-json) and predictions files (-out, import) over the same questions: "
                     "each arm's n, F1, recall and quiet per category, and the paired F1 difference from the first "
-                    "column with its exact 95%% bootstrap interval over conversations.",
+                    "column with its exact 95% bootstrap interval over conversations.",
     )
     p.add_argument("files", nargs="+", metavar="FILE", help="a results file or a predictions file in the official shape")
     p.add_argument("-format", "--format", choices=FORMATS, default=FORMATS[0],
