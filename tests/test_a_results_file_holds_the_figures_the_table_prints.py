@@ -108,3 +108,10 @@ def test_each_pass_of_a_sweep_holds_the_figures_of_its_row_of_the_sweep_table(tm
             want = (f"{rows['answerable']['f1']:6.3f}", f"{rows['5']['f1']:6.3f}", f"{rows['overall']['f1']:6.3f}",
                     f"{100 * rows['overall']['quiet']:4.0f}%")
             assert (cell[2:8], cell[9:15], cell[16:22], cell[23:28]) == want, (p["sweep"], arm)
+
+
+@pytest.mark.slow
+def test_two_worker_processes_write_the_same_results_bytes_as_one(tmp_path):
+    one, two = tmp_path / "one.json", tmp_path / "two.json"
+    assert run("-json", str(one)) == run("-json", str(two), "-jobs", "2")
+    assert one.read_bytes() == two.read_bytes()
