@@ -2,9 +2,11 @@
 PY ?= python3
 OUT ?= out
 VS ?=           # a reference command for make bench, e.g. VS=/path/to/locomo-bench (a built Go binary)
+# the package's copy of claims.yaml, peers.yaml and golden/ (what an installed kit reads)
+SHIPPED = locomo_repro/shipped
 export LOCOMO_DATA
 
-.PHONY: run test bench bench-readme sweeps answers stats check reach claims golden golden-check stems report reference-golden clean
+.PHONY: run test bench bench-readme sweeps answers stats check reach claims golden golden-check shipped stems report reference-golden clean
 
 run:            ## the published default table
 	$(PY) -m locomo_repro
@@ -43,12 +45,15 @@ report:         ## the one-page HTML report (needs the report extra: pip install
 claims:         ## status of every published number
 	$(PY) -m locomo_repro claims
 
-golden:         ## rebuild golden/ with the official scorer (downloaded once, sha-checked)
+golden:         ## rebuild golden/ with the official scorer (downloaded once, sha-checked), and the package's copy
 	$(PY) -m locomo_repro golden --out golden
+	$(MAKE) shipped
 
-golden-check:   ## rebuild golden/ into a scratch folder and compare byte for byte
-	rm -rf $(OUT)/golden && $(PY) -m locomo_repro golden --out $(OUT)/golden
-	for f in stems normalise grade replies recall; do cmp golden/$$f.tsv $(OUT)/golden/$$f.tsv || exit 1; done
+golden-check:   ## rebuild the golden files in memory and compare them with the kit's, byte for byte
+	$(PY) -m locomo_repro golden --check
+
+shipped:        ## copy claims.yaml, peers.yaml and golden/ into the package (a test holds the copies identical)
+	rm -rf $(SHIPPED) && mkdir -p $(SHIPPED) && cp -R claims.yaml peers.yaml golden $(SHIPPED)/
 
 stems:          ## remake the stems shipped for the installed NLTK (every word the published commands stem, and golden's)
 	mkdir -p $(OUT) && $(PY) -m locomo_repro stems > $(OUT)/stems.tsv && mv $(OUT)/stems.tsv locomo_repro/text/stems.tsv
@@ -56,6 +61,7 @@ stems:          ## remake the stems shipped for the installed NLTK (every word t
 reference-golden: ## rebuild golden/reference/ from a folder of the reference's outputs: make reference-golden REF=DIR
 	@test -n "$(REF)" || { echo "make reference-golden: set REF to the folder of the reference's outputs" >&2; exit 2; }
 	$(PY) -m locomo_repro.score.reference "$(REF)" --out golden/reference
+	$(MAKE) shipped
 
 clean:
 	rm -rf $(OUT) .tox .pytest_cache .hypothesis build *.egg-info

@@ -21,6 +21,7 @@ from typing import Any
 
 import yaml
 
+from ..data import shipped
 from . import expr
 from .agree import FRACTION, expected, places, precision_step
 from .measures import COLUMNS, KINDS, METRICS, ROWS
@@ -107,11 +108,13 @@ class Manifest:
 
 
 def default_path() -> Path:
-    """claims.yaml: ``$LOCOMO_CLAIMS``, else ./claims.yaml, else next to the package."""
+    """claims.yaml: ``$LOCOMO_CLAIMS``, else the kit's own (``data.shipped``), wherever the command runs."""
     if os.environ.get("LOCOMO_CLAIMS"):
         return Path(os.environ["LOCOMO_CLAIMS"])
-    here = Path.cwd() / "claims.yaml"
-    return here if here.is_file() else Path(__file__).resolve().parents[2] / "claims.yaml"
+    try:
+        return shipped.path("claims.yaml")
+    except shipped.ShippedError as err:
+        raise ManifestError(str(err)) from None
 
 
 def load(path: str | os.PathLike[str] | None = None) -> Manifest:

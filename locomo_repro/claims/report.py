@@ -163,7 +163,7 @@ def _one_line(text: str | None) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """``locomo-repro claims``: measure every claim, print the status table; exit 1 if any fails."""
     p = argparse.ArgumentParser(prog="locomo-repro claims", description=DESCRIPTION)
-    p.add_argument("--manifest", metavar="PATH", help="claims.yaml (default: $LOCOMO_CLAIMS, ./claims.yaml)")
+    p.add_argument("--manifest", metavar="PATH", help="claims.yaml (default: $LOCOMO_CLAIMS, else the kit's own)")
     p.add_argument("--data", metavar="PATH", help="the dataset (default: LOCOMO_DATA, else the cache)")
     p.add_argument("--markdown", metavar="PATH", help="also write the summary as markdown to PATH")
     p.add_argument("--json", metavar="PATH", help="also write every verdict as JSON to PATH (for locomo-repro report)")

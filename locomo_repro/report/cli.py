@@ -52,7 +52,7 @@ def parser() -> argparse.ArgumentParser:
                    help="claims as claims.yaml records them (default, seconds) or measured again (minutes)")
     p.add_argument("--verdicts", metavar="FILE",
                    help="the claims as measured by locomo-repro claims --json FILE (instead of --claims)")
-    p.add_argument("--manifest", metavar="PATH", help="claims.yaml (default: $LOCOMO_CLAIMS, ./claims.yaml)")
+    p.add_argument("--manifest", metavar="PATH", help="claims.yaml (default: $LOCOMO_CLAIMS, else the kit's own)")
     return p
 
 

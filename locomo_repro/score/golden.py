@@ -7,7 +7,7 @@ position in it, a short hash of a text, or a word.  This module rebuilds each
 file's inputs from the dataset (``golden/README.md`` defines them) so that a
 test can score them again, and it regenerates the files::
 
-    locomo-repro golden --out DIR [--data PATH]
+    locomo-repro golden --out DIR | --check  [--data PATH]
         [--scorer official|kit] [--evaluation-py PATH]
 
 ``official`` (the default) imports the authors' ``evaluation.py`` through
@@ -16,7 +16,9 @@ test can score them again, and it regenerates the files::
 into ``${XDG_CACHE_HOME:-~/.cache}/locomo-repro/``, checked against its pinned
 sha256 either way.  ``kit`` scores with this package's own metric behind the
 same ``eval_question_answering`` contract; regenerating with it and comparing
-the bytes with ``golden/`` checks the writer and the metric together.  The
+the bytes with ``golden/`` checks the writer and the metric together.
+``--check`` writes nothing: it compares the rebuilt files with the kit's own
+(``data.shipped``, so an installed kit checks itself from any folder).  The
 authors' file is licensed CC BY-NC 4.0 and is never copied into this project.
 """
 
@@ -36,8 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..data import atomic, dataset
-
+from ..data import atomic, dataset, shipped
 from ..score import official
 
 #: The golden files, in the order they are written.
@@ -374,6 +375,23 @@ def write(out: Path, files: dict[str, str]) -> None:
         raise GoldenError(str(exc)) from None
 
 
+def check(files: dict[str, str], kept: Path) -> list[tuple[str, int]]:
+    """Each rebuilt file against its copy in ``kept``: ``(name, line)``, line 0 when the bytes are the same,
+    else the first line that differs (one past the shorter file's end when one is a prefix of the other)."""
+    out = []
+    for name in FILES:
+        try:
+            have = (kept / name).read_bytes().decode("utf-8").split("\n")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise GoldenError(f"{kept / name}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+        made = files[name].split("\n")
+        first = next((i for i, (a, b) in enumerate(zip(made, have), 1) if a != b), 0)
+        if not first and len(made) != len(have):
+            first = min(len(made), len(have)) + 1
+        out.append((name, first))
+    return out
+
+
 def read_dataset(path: str | os.PathLike[str] | None) -> list[dict[str, Any]]:
     """The dataset at ``path`` (or $LOCOMO_DATA), which must be the pinned locomo10.json."""
     path = path or os.environ.get("LOCOMO_DATA")
@@ -401,7 +419,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="locomo-repro golden",
         description="Rebuild golden/*.tsv with the official LoCoMo scorer (or the kit's metric).",
     )
-    parser.add_argument("--out", required=True, type=Path, help="directory to write the five files to")
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("--out", type=Path, help="directory to write the five files to")
+    where.add_argument("--check", action="store_true",
+                       help="write nothing: compare the rebuilt files with the kit's own, byte for byte "
+                       "(exit status 1 when one differs)")
     parser.add_argument("--data", help="locomo10.json (default: $LOCOMO_DATA)")
     parser.add_argument(
         "--scorer",
@@ -424,10 +446,22 @@ def main(argv: Sequence[str] | None = None) -> int:
             scorer = kit_scorer()
         else:
             scorer = official_scorer(args.evaluation_py)
-        write(args.out, build(data, scorer))
+        files = build(data, scorer)
+        if args.check:
+            try:
+                kept = shipped.path("golden")
+            except shipped.ShippedError as exc:
+                raise GoldenError(str(exc)) from None
+            compared = check(files, kept)
+        else:
+            write(args.out, files)
     except GoldenError as exc:
         print(f"golden: {exc}", file=sys.stderr)
         return 2
+    if args.check:
+        for name, line in compared:
+            print(f"{name}: " + (f"differs from the kit's at line {line}" if line else "the kit's, byte for byte"))
+        return 1 if any(line for _, line in compared) else 0
     for name in FILES:
         print(args.out / name)
     return 0
