@@ -36,8 +36,29 @@ def pytest_collection_modifyitems(config, items) -> None:
 
 
 def pytest_terminal_summary(terminalreporter, config) -> None:
-    for variable, count in sorted(config.stash.get(LEFT_OUT, Counter()).items()):
-        terminalreporter.write_line(f"left out: {count} tests over files the kit does not ship ({variable} not set)")
+    """What did not run, and why, under ``-q`` too (which hides skip reasons): see :func:`not_run`."""
+    for line in not_run(terminalreporter.stats, config.stash.get(LEFT_OUT, Counter())):
+        terminalreporter.write_line(line)
+
+
+def not_run(stats: dict, left_out: Counter) -> list[str]:
+    """One line per reason a test did not run: each skip's reason with its count (most first), the tests left
+    out for a variable not set, and the browser tests deselected (``-m "not browser"``) left to their lane."""
+    reasons: Counter = Counter()
+    for report in stats.get("skipped", []):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        reasons[reason.removeprefix("Skipped: ")] += 1
+    lines = [f"skipped: {_tests(n)}: {why}" for why, n in sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))]
+    for variable, count in sorted(left_out.items()):
+        lines.append(f"left out: {_tests(count)} over files the kit does not ship ({variable} not set)")
+    browser = sum(1 for item in stats.get("deselected", []) if item.get_closest_marker("browser"))
+    if browser:
+        lines.append(f"left out: {_tests(browser, 'browser ')} left to `tox -e browser`")
+    return lines
+
+
+def _tests(n: int, kind: str = "") -> str:
+    return f"{n} {kind}{'test' if n == 1 else 'tests'}"
 
 
 LEFT_OUT = pytest.StashKey[Counter]()
