@@ -23,7 +23,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-FORMATS = ("mem0", "zep", "backboard", "official", "refined")
+from ..score.shapes import SHAPES, shape
+
+FORMATS = tuple(SHAPES)
 
 
 class PeersError(Exception):
@@ -107,24 +109,11 @@ def files(spec: str) -> list[Path]:
 
 
 def detect(path: Path, data: object) -> str:
-    """The format of one decoded file, by its shape; a shape none of the formats has is an error."""
-    if isinstance(data, list):
-        first = next((item for item in data if isinstance(item, dict)), None)
-        if first is not None and "sample_id" in first and "qa" in first:
-            return "official"
-        if first is not None and "qa_id" in first:
-            return "refined"
-    if isinstance(data, dict):
-        if "conversation_id" in data and "responses" in data:
-            return "backboard"
-        lists = [v for v in data.values() if isinstance(v, list)]
-        first = next((v[0] for v in lists if v and isinstance(v[0], dict)), None)
-        if first is not None and len(lists) == len(data):  # a conversation may hold no question
-            if "response" in first:
-                return "mem0"
-            if "golden_answer" in first:
-                return "zep"
-    raise PeersError(f"{path}: unknown shape (not mem0, zep, backboard, official or refined); --format to force one")
+    """The format of one decoded file, by its shape (``score.shapes``); a shape none of the formats has is an error."""
+    kind = shape(data)
+    if kind is None:
+        raise PeersError(f"{path}: unknown shape (not {', '.join(FORMATS[:-1])} or {FORMATS[-1]}); --format to force one")
+    return kind
 
 
 def _text(value: object, where: str, key: str) -> str:

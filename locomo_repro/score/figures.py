@@ -24,7 +24,7 @@ from pathlib import Path
 
 from ..data.dataset import CATEGORIES
 from . import mem0
-from .official import Scorer, scores
+from .official import Scorer, blind, scores
 from .predictions import Predictions, PredictionsError
 
 #: The official names of the categories, by number (1 multi hop, 2 temporal, 3 open domain, 4 single hop,
@@ -64,8 +64,8 @@ def figures(predictions: Predictions, scorer: Scorer) -> dict[str, dict[str, dic
     official = scores(predictions, scorer)
     judged = verdicts(predictions)
     out: dict[str, dict[str, dict[str, object]]] = {}
+    absent = set(blind(predictions))
     for arm in predictions.arms:
-        has_context = any(q.predictions[arm].context is not None for q in predictions.questions)
         each = []  # (category, judge, mem0 F1, mem0 BLEU-1) per question
         for q, j in zip(predictions.questions, judged[arm]):
             gold, reply = str(q.answer if q.answer is not None else q.adversarial_answer), q.predictions[arm].reply
@@ -78,7 +78,7 @@ def figures(predictions: Predictions, scorer: Scorer) -> dict[str, dict[str, dic
                 "name": NAMES[kinds[0]] if len(kinds) == 1 else "overall",
                 "n": len(picked),
                 "f1": _finite(f1),
-                "recall": _finite(recall) if has_context else None,
+                "recall": None if arm in absent else _finite(recall),
                 "judge": _mean([float(e[1]) for e in picked if e[1] is not None]),
                 "mem0_f1": _mean([e[2] for e in picked]),
                 "mem0_bleu": _mean([e[3] for e in picked]),

@@ -332,16 +332,28 @@ def scores(predictions: Predictions, scorer: Scorer) -> dict[str, dict[str, tupl
     }
 
 
+def blind(predictions: Predictions) -> list[str]:
+    """The arms whose file has no ``_prediction_context`` for any question: their recall measures nothing
+    (the official scorer counts 1 for every such question)."""
+    return [a for a in predictions.arms if all(q.predictions[a].context is None for q in predictions.questions)]
+
+
 def report(predictions: Predictions, scorer: Scorer) -> str:
-    """F1 and evidence recall per category and arm, in the reference ``score.py`` layout (numbers from ``scores``)."""
+    """F1 and evidence recall per category and arm, in the reference ``score.py`` layout (numbers from ``scores``).
+
+    The recall of an arm without contexts (:func:`blind`) is printed ``-``: absent, as ``--json``'s null."""
     arms = predictions.arms
     table = scores(predictions, scorer)
     n = counts(predictions)
+    absent = set(blind(predictions))
     head = f"\n{'':14}{'n':>6}" + "".join(f"  {arm:>20}" for arm in arms)
     head += f"\n{'category':14}{'':6}" + "".join(f"  {'F1':>6} {'recall':>6}       " for _ in arms)
     lines = [head]
     for row in ROWS:
-        cells = "".join(f"  {table[arm][row][0]:6.3f} {table[arm][row][1]:6.3f}       " for arm in arms)
+        cells = "".join(
+            f"  {table[arm][row][0]:6.3f} {'-' if arm in absent else format(table[arm][row][1], '6.3f'):>6}       "
+            for arm in arms
+        )
         lines.append(f"{row:14}{n[row]:6}{cells}")
     return "\n".join(lines) + "\n"
 
@@ -385,10 +397,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 text = f"{path}:{text}"
             sys.stdout.write(text)
             signature.emit(signature.predictions(path, name))
-            blind = [a for a in predictions.arms if all(q.predictions[a].context is None for q in predictions.questions)]
-            if blind:  # the table keeps the official convention; say what its recall column then is
-                print(f"note: {path}: no _prediction_context for {', '.join(blind)}: the official scorer counts "
-                      f"recall 1 for every such question, so that recall column measures nothing "
+            if absent := blind(predictions):  # say why a recall column is "-"
+                print(f"note: {path}: no _prediction_context for {', '.join(absent)}: the official scorer counts "
+                      f"recall 1 for every such question, so that recall is shown as - "
                       f"(--json gives null)", file=sys.stderr)
     except (PredictionsError, OfficialUnavailable) as err:
         print(err, file=sys.stderr)

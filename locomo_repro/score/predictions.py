@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..data.dataset import CATEGORIES
+from .shapes import foreign
 
 SUFFIX = "_prediction"
 
@@ -111,6 +112,8 @@ def decoded(path: str | Path) -> object:
 
 def parse(data: object, name: str) -> Predictions:
     """Check already-decoded JSON against the predictions shape; ``name`` labels messages."""
+    if other := foreign(data, name):
+        raise PredictionsError(other)
     if not isinstance(data, list):
         raise PredictionsError(f"{name}: not a list of samples (top level is {_kind(data)})")
     arms: tuple[str, ...] | None = None
