@@ -7,7 +7,10 @@ question's evidence ids (trimmed of brackets) found among the reached edges'
 turns; reach is hits over evidence ids, pooled per category.
 
 ``locomo-repro reach [--only N] [--data PATH]`` prints one line per
-category (the reference's order: 4, 1, 2, 3, 5).
+category, by bare number in the reference's order 4, 1, 2, 3, 5: over all ten
+conversations these are the reference harness's own lines (kept in
+``golden/reference/extra-reach-all10-and-graph-gather.txt`` after the ``ALL10``
+label of its log), so they keep its bytes rather than naming the categories.
 """
 
 from __future__ import annotations
