@@ -109,6 +109,15 @@ def agrees(claim: Claim, got: Any, want: Any) -> bool:
     return all(one(g, want) for g in _tuple(got))
 
 
+def agrees_recorded(claim: Claim, got: Any) -> bool:
+    """Whether a measurement agrees with the entry's recorded ``measured``, at the claim's precision; a claim
+    published as a word for a fraction records its measurement as the claims command prints it (:func:`show`,
+    three decimals), and is compared so."""
+    if claim.precision == FRACTION:
+        return show(claim, got) == str(claim.measured)
+    return agrees(claim, got, expected(claim, measured=True))
+
+
 def _tuple(x: Any) -> tuple:
     return tuple(x) if isinstance(x, (tuple, list)) else (x,)
 

@@ -22,7 +22,7 @@ from tabulate import tabulate
 
 from ..data import dataset
 from ..data.atomic import unwritable, write_atomic
-from .agree import agrees, expected, show
+from .agree import agrees, agrees_recorded, expected, show
 from .lab import Lab, NotAtHand
 from .manifest import REFUTING, STATUSES, Claim, Manifest, ManifestError, load
 from .measures import Unverifiable, measure
@@ -75,7 +75,7 @@ def verdict(claim: Claim, lab: Lab, manifest: Manifest) -> Verdict:
     if claim.status in REFUTING:
         if agrees(claim, got, expected(claim)):
             return Verdict(claim, got, shown, False, "recorded as refuted, yet the measurement agrees with the publication")
-        holds = agrees(claim, got, expected(claim, measured=True))
+        holds = agrees_recorded(claim, got)
         return Verdict(claim, got, shown, holds, "" if holds else f"measured {shown}, the entry records {claim.measured}")
     holds = agrees(claim, got, expected(claim))
     return Verdict(claim, got, shown, holds, "" if holds else f"measured {shown}, published {claim.published}")

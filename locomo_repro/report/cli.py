@@ -68,13 +68,14 @@ def build(args: argparse.Namespace) -> str:
     from ..read.reader import Options
     from ..score import predictions as predictions_file
     from ..score import signature, stats
+    from ..score.figures import verdicts as own_judge
     from . import figures, page, plots
 
     others = []
     for path in args.predictions:
         read = predictions_file.read(path)
         stats.bootstrappable(read)
-        others.append((path, read))
+        others.append((path, read, own_judge(read)))
     manifest = claims.load(args.manifest)
     manifest_path = Path(args.manifest) if args.manifest else claims.default_path()
     verdicts = figures.read_verdicts(args.verdicts, manifest) if args.verdicts else None
@@ -99,10 +100,12 @@ def build(args: argparse.Namespace) -> str:
         run = figures.run_predictions(samples, bench.run(cases, options))
         sig = signature.run(data, arms, settings, only=args.only).plus(bootstrap)
         sources.append(_source(arms, f"-arms {arms}, default settings", str(sig), run))
-    for path, read in others:
+    files: list[page.Source] = []
+    for path, read, judged in others:
         _progress(f"scoring {path}")
         sig = signature.predictions(path, signature.KIT, bootstrap)
-        sources.append(_source(f"file-{len(sources)}", f"{path} ({len(read.conversations)} conversations)", str(sig), read))
+        title = f"{Path(path).name} (predictions {signature.file_digest(path)}, {len(read.conversations)} conversations)"
+        files.append(_source(f"file-{len(files) + 1}", title, str(sig), read, judged))
 
     manifest_sig = ("claims", signature.file_digest(manifest_path))
     if verdicts is not None:
@@ -115,14 +118,16 @@ def build(args: argparse.Namespace) -> str:
     else:
         view = figures.recorded_claims(manifest)
         claims_sig = signature.Signature((manifest_sig, ("verdicts", "recorded")))
-    return page.render(view, str(claims_sig), tradeoffs, sources)
+    return page.render(view, str(claims_sig), tradeoffs, sources, files)
 
 
-def _source(name: str, title: str, sig: str, predictions: Predictions) -> page.Source:
-    """One set of arms per category: estimates, paired differences (when there are two arms or more), figures."""
+def _source(name: str, title: str, sig: str, predictions: Predictions,
+            judged: dict[str, list[int | None]] | None = None) -> page.Source:
+    """One set of arms per category: estimates (with the file's own judge, ``judged``, where it has one),
+    paired differences (when there are two arms or more), figures."""
     from . import figures, page, plots
 
-    estimates = tuple(figures.categories(predictions))
+    estimates = tuple(figures.categories(predictions, judged))
     diffs = tuple(figures.differences(predictions))
     return page.Source(
         name, title, sig, estimates, diffs,

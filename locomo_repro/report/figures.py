@@ -16,8 +16,9 @@
 
 from __future__ import annotations
 
+import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TextIO
 
@@ -54,7 +55,9 @@ class Point:
 
 @dataclass(frozen=True, slots=True)
 class Estimate:
-    """One arm's mean F1 over one row's questions, with its 95% bootstrap interval."""
+    """One arm's mean F1 over one row's questions, with its 95% bootstrap interval; for a file that carries
+    its own judge's verdicts (``<arm>_judge``), ``judge`` is the share true over the row's questions that have
+    one (None: no verdict in the row)."""
 
     arm: str
     row: str
@@ -63,6 +66,7 @@ class Estimate:
     point: float
     low: float
     high: float
+    judge: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +107,14 @@ class Claims:
     refuted: tuple[ClaimRow, ...]
     failing: tuple[str, ...] = ()
 
+    def groups(self) -> list[tuple[str, str, tuple[ClaimRow, ...]]]:
+        """The refuted claims grouped by status and reason, ``(status, why, rows)``, in the order each group
+        first appears: claims refuted for one reason are one row of the page."""
+        out: dict[tuple[str, str], list[ClaimRow]] = {}
+        for r in self.refuted:
+            out.setdefault((r.status, r.why), []).append(r)
+        return [(status, why, tuple(rows)) for (status, why), rows in out.items()]
+
 
 def tradeoff(
     cases: Sequence[bench.Case], options: Options, floors: Sequence[float] = FLOORS, progress: TextIO | None = None
@@ -131,8 +143,10 @@ def tradeoff(
     return out
 
 
-def categories(predictions: Predictions) -> list[Estimate]:
-    """Every arm's F1 per row of :data:`ROWS` with its exact bootstrap interval over conversations."""
+def categories(predictions: Predictions, judged: Mapping[str, Sequence[int | None]] | None = None) -> list[Estimate]:
+    """Every arm's F1 per row of :data:`ROWS` with its exact bootstrap interval over conversations; rows
+    without a question are left out.  ``judged``: each arm's own judge verdict per question, in file order
+    (``score.figures.verdicts`` of a file; None for a run of the kit, which has no judge)."""
     stats.bootstrappable(predictions)
     marks = stats.grades(predictions)
     per = Counter(q.category for q in predictions.questions)
@@ -142,20 +156,33 @@ def categories(predictions: Predictions) -> list[Estimate]:
             n = sum(per[k] for k in kinds)
             if n:
                 point, low, high = stats.pooled(predictions, marks[arm], kinds)
-                out.append(Estimate(arm, key, label, n, point, low, high))
+                out.append(Estimate(arm, key, label, n, point, low, high, _judge(predictions, judged, arm, kinds)))
     return out
 
 
+def _judge(predictions: Predictions, judged: Mapping[str, Sequence[int | None]] | None, arm: str,
+           kinds: Sequence[int]) -> float | None:
+    """The share of the arm's own verdicts that are true over the questions of ``kinds`` that have one."""
+    if judged is None:
+        return None
+    got = [j for q, j in zip(predictions.questions, judged[arm]) if q.category in kinds and j is not None]
+    return math.fsum(got) / len(got) if got else None
+
+
 def differences(predictions: Predictions) -> list[Difference]:
-    """Every pair of arms in name order, each half: the paired differences ``-stats`` prints."""
+    """Every pair of arms in name order, each half the file has questions of: the paired differences
+    ``-stats`` prints (a half without a question, such as the adversarial one of a file without category 5,
+    is left out rather than shown as NaN)."""
     stats.bootstrappable(predictions)
     marks = stats.grades(predictions)
     arms = predictions.arms
+    present = {q.category for q in predictions.questions}
+    halves = [(half, kinds) for half, kinds in stats.HALVES if present.intersection(kinds)]
     out = []
     for i, one in enumerate(arms):
         for two in arms[i + 1 :]:
             diff = [a - b for a, b in zip(marks[one], marks[two])]
-            for half, kinds in stats.HALVES:
+            for half, kinds in halves:
                 out.append(Difference(one, two, half, *stats.pooled(predictions, diff, kinds)))
     return out
 

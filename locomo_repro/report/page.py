@@ -30,7 +30,8 @@ figure svg { max-width: 100%; height: auto; }
 
 @dataclass(frozen=True, slots=True)
 class Source:
-    """One set of arms shown per category: the kit's run of an arm set, or a predictions file."""
+    """One set of arms shown per category: the kit's run of an arm set, or a predictions file (``title``
+    names it by its base name and digest, never by a folder of the machine that made the page)."""
 
     name: str
     title: str
@@ -81,11 +82,17 @@ def claims_section(view: Claims, sig: str) -> str:
         for s, n in view.counts
     )
     total = sum(n for _, n in view.counts)
+    groups = view.groups()
     refuted = "".join(
-        f'<tr data-claim="{esc(r.id)}" data-status="{esc(r.status)}"{"" if r.holds else FAILING}>'
-        f"<td>{esc(r.id)}</td><td>{esc(r.status)}</td><td data-field=\"published\">{esc(r.published)}</td>"
-        f'<td data-field="measured">{esc(r.measured)}</td><td data-field="why">{esc(r.why)}</td></tr>'
-        for r in view.refuted
+        f'<tr data-status="{esc(status)}" data-claims="{len(rows)}"><td class="num">{len(rows)}</td>'
+        f"<td>{esc(status)}</td><td><ul>"
+        + "".join(
+            f'<li data-claim="{esc(r.id)}" data-published="{esc(r.published)}" data-measured="{esc(r.measured)}"'
+            f'{"" if r.holds else FAILING}>{esc(r.id)}: {esc(r.published)} → {esc(r.measured)}</li>'
+            for r in rows
+        )
+        + f'</ul></td><td data-field="why">{esc(why)}</td></tr>'
+        for status, why, rows in groups
     )
     failing = ""
     if view.failing:
@@ -100,8 +107,8 @@ def claims_section(view: Claims, sig: str) -> str:
         f'<table id="claims-status"><tr><th>status</th><th>claims</th></tr>{rows}'
         f'<tr data-status="total"><td>total</td><td class="num" data-count="{total}">{total}</td></tr></table>'
         f"{failing}"
-        f"<h3>Refuted and reconstructed claims ({len(view.refuted)})</h3>"
-        '<table id="claims-refuted"><tr><th>claim</th><th>status</th><th>published</th><th>measured</th>'
+        f"<h3>Refuted and reconstructed claims ({len(view.refuted)}, for {len(groups)} reasons)</h3>"
+        '<table id="claims-refuted"><tr><th>claims</th><th>status</th><th>claim: published → measured</th>'
         f"<th>why</th></tr>{refuted}</table>"
         f"{signature('claims', sig)}</section>"
     )
@@ -118,7 +125,7 @@ def tradeoff_section(parts: Sequence[Tradeoff]) -> str:
         rows = "".join(
             f'<tr data-arm="{esc(p.arm)}" data-floor="{_full(p.floor)}" data-quiet="{_full(p.quiet)}" '
             f'data-answerable="{_full(p.answerable)}" data-adversarial="{_full(p.adversarial)}">'
-            f'<td>{esc(p.arm)}</td><td class="num">{p.floor:.2f}</td><td class="num">{100 * p.quiet:.1f}%</td>'
+            f'<td>{esc(p.arm)}</td><td class="num">{p.floor:.2f}</td><td class="num">{100 * p.quiet:.0f}%</td>'
             f'<td class="num">{p.answerable:.3f}</td><td class="num">{p.adversarial:.3f}</td></tr>'
             for p in t.points
         )
@@ -133,12 +140,21 @@ def tradeoff_section(parts: Sequence[Tradeoff]) -> str:
     return "".join(out)
 
 
-def source_section(s: Source) -> str:
+def _judge(e: Estimate) -> str:
+    """The judge cell of a file's row: the share true as ``peers table`` prints it, ``-`` without verdicts."""
+    if e.judge is None:
+        return '<td class="num">-</td>'
+    return f'<td class="num" data-judge="{_full(e.judge)}">{e.judge:.3f}</td>'
+
+
+def source_section(s: Source, lead: bool = False) -> str:
+    """One source per category; ``lead``: one of the user's files, its numbers shown open."""
+    judged = any(e.judge is not None for e in s.estimates)
     rows = "".join(
         f'<tr data-arm="{esc(e.arm)}" data-row="{esc(e.row)}" data-n="{e.n}" data-f1="{_full(e.point)}" '
         f'data-low="{_full(e.low)}" data-high="{_full(e.high)}"><td>{esc(e.arm)}</td><td>{esc(e.label)}</td>'
         f'<td class="num">{e.n}</td><td class="num">{e.point:.3f}</td>'
-        f'<td class="num">[{e.low:.3f}, {e.high:.3f}]</td></tr>'
+        f'<td class="num">[{e.low:.3f}, {e.high:.3f}]</td>{_judge(e) if judged else ""}</tr>'
         for e in s.estimates
     )
     diffs = "".join(
@@ -158,24 +174,43 @@ def source_section(s: Source) -> str:
             f'<table class="differences" data-source="{name}"><tr><th>pair</th><th>half</th><th>difference</th>'
             f"<th>95% interval</th></tr>{diffs}</table></details>"
         )
+    judge_head = "<th>judge (the file's own)</th>" if judged else ""
+    judge_note = (
+        "<p>judge: the share of the file's own judge verdicts that are true (its own model and prompt: two "
+        "systems' judge figures are not one metric), beside the official F1.</p>" if judged else ""
+    )
     return (
         f'<section class="source" data-source="{name}"><h3>{esc(s.title)}</h3>'
         f'<figure id="figure-intervals-{name}">{s.intervals_svg}<figcaption>F1 per category with 95% percentile '
         "bootstrap intervals over conversations</figcaption></figure>"
-        f"<details><summary>the numbers</summary>"
+        f"{judge_note}<details{' open' if lead else ''}><summary>the numbers</summary>"
         f'<table class="estimates" data-source="{name}"><tr><th>arm</th><th>category</th><th>n</th><th>F1</th>'
-        f"<th>95% interval</th></tr>{rows}</table></details>"
+        f"<th>95% interval</th>{judge_head}</tr>{rows}</table></details>"
         f"{paired}{signature(s.name, s.signature)}</section>"
     )
 
 
-def render(claims_view: Claims, claims_signature: str, tradeoffs: Sequence[Tradeoff], sources: Sequence[Source]) -> str:
-    """The whole page."""
+def files_section(files: Sequence[Source]) -> str:
+    """The user's predictions files, each per category: what the page leads with when it is given some."""
+    return (
+        '<section id="files"><h2>Your files, per category</h2><p>Each file named by its base name and the digest '
+        "of its bytes, scored with the official metric (F1) and 95% bootstrap intervals over its conversations; "
+        "a category the file has no question of is left out.</p>"
+        + "".join(source_section(f, lead=True) for f in files)
+        + "</section>"
+    )
+
+
+def render(claims_view: Claims, claims_signature: str, tradeoffs: Sequence[Tradeoff], sources: Sequence[Source],
+           files: Sequence[Source] = ()) -> str:
+    """The whole page: the user's ``files`` first when there are any, then the claims, the trade-off and the
+    kit's own arm sets (``sources``) per category."""
     body = [
         "<h1>LoCoMo reproduction report</h1>",
         f'<p id="kit" data-version="{esc(__version__)}">locomo-repro {esc(__version__)}. Categories by number '
         "and official name: 1 multi hop, 2 temporal, 3 open domain, 4 single hop, 5 adversarial. Every figure "
         "carries the signature of the settings and files that produced it.</p>",
+        files_section(files) if files else "",
         claims_section(claims_view, claims_signature),
         tradeoff_section(tradeoffs),
         '<section id="categories"><h2>Per category, with bootstrap intervals</h2>',
