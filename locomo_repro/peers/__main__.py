@@ -1,7 +1,8 @@
-"""Command line: ``locomo-repro peers import|fetch`` (``locomo-repro import`` is the same import).
+"""Command line: ``locomo-repro peers import|fetch|table|check`` (``locomo-repro import`` is the same import).
 
     locomo-repro peers fetch [--dir DIR]     # the pinned public files, into the cache; prints the folder
     locomo-repro peers table peers.json      # the arms side by side, like with like, paired intervals
+    locomo-repro peers check [--dir DIR]     # the published tables, judged cell by cell and as tables
 
     locomo-repro peers import --arm memobase=memobase_eval.json --arm zep=zep_locomo_responses.json \\
         --arm backboard='backboard/*.json' -out peers.json [--refined-out peers_{arm}.jsonl] [--format F]
@@ -23,7 +24,7 @@ from ..data.dataset import DatasetError, load, write_atomic
 from ..go.json import dumps
 from ..score.predictions import PredictionsError
 from ..score.predictions import read as read_predictions
-from . import convert, fetch, table
+from . import convert, fetch, manifest, published, table
 from .formats import FORMATS, PeersError, read
 
 PROG = "locomo-repro peers"
@@ -57,7 +58,23 @@ def parser() -> argparse.ArgumentParser:
     t = commands.add_parser("table", help="arms side by side: official, mem0 and Refined F1/BLEU-1, judge; "
                                           "paired bootstrap differences")
     t.add_argument("file", metavar="FILE", help="predictions in the official shape (as import writes them)")
+    c = commands.add_parser("check", help="the tables the peers publish (peers.yaml), each cell recomputed from its "
+                                          "system's file, and each table judged as a table; exit 1 on a disagreement")
+    c.add_argument("--dir", metavar="DIR", help=f"the peers' files (default: ${fetch.ENV}, else the cache)")
+    c.add_argument("--manifest", metavar="PATH", help="peers.yaml (default: the kit's own)")
+    c.add_argument("--data", metavar="PATH", help="the dataset (default: LOCOMO_DATA, else the cache)")
     return p
+
+
+def run_check(args: argparse.Namespace) -> int:
+    """Print every published table judged as a table, then every cell; exit 1 when one disagrees with peers.yaml."""
+    peers = manifest.load(Path(args.manifest) if args.manifest else manifest.default_path())
+    folder = Path(args.dir) if args.dir else fetch.root()
+    if not folder.is_dir():
+        raise PeersError(f"{folder}: no peers' files there (locomo-repro peers fetch, or set {fetch.ENV})")
+    text, ok = published.render(peers, manifest.measure(peers, folder, load(args.data)))
+    sys.stdout.write(text)
+    return 0 if ok else 1
 
 
 def run_table(args: argparse.Namespace) -> int:
@@ -105,7 +122,7 @@ def run_import(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = parser().parse_args(argv)
-        return {"import": run_import, "fetch": run_fetch, "table": run_table}[args.command](args)
+        return {"import": run_import, "fetch": run_fetch, "table": run_table, "check": run_check}[args.command](args)
     except (PeersError, DatasetError) as err:
         print(err, file=sys.stderr)
         return 2

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import yaml
 
+from ..data import shipped
 from ..data.dataset import Sample
 from ..go.json import dumps
 from ..score.figures import figures
@@ -47,11 +48,40 @@ class Cell:
 
 
 @dataclass(frozen=True)
+class Row:
+    """One row of a published table: its label, its cells (claim ids) in the table's column order, and the
+    columns recorded as holding another category than the table's first row (``unlike``)."""
+
+    label: str
+    cells: tuple[str, ...]
+    unlike: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Table:
+    """One published table, judged as a table: where it is, its column names and its rows that have a file."""
+
+    id: str
+    where: str
+    columns: tuple[str, ...]
+    rows: tuple[Row, ...]
+
+
+@dataclass(frozen=True)
 class Manifest:
-    """The systems' files (format and path under the peers folder) and the cells."""
+    """The systems' files (format and path under the peers folder), the cells, and the tables they form."""
 
     systems: dict[str, tuple[str, str]]
     cells: tuple[Cell, ...]
+    tables: tuple[Table, ...] = ()
+
+
+def default_path() -> Path:
+    """peers.yaml: the kit's own (``data.shipped``), wherever the command runs."""
+    try:
+        return shipped.path("peers.yaml")
+    except shipped.ShippedError as err:
+        raise PeersError(str(err)) from None
 
 
 def load(path: Path) -> Manifest:
@@ -85,7 +115,27 @@ def load(path: Path) -> Manifest:
             if not ok:
                 raise PeersError(f"{where}: {problem}")
         cells.append(cell)
-    return Manifest(systems, tuple(cells))
+    known = {c.id for c in cells}
+    return Manifest(systems, tuple(cells), tuple(_table(t, known, path) for t in raw.get("tables") or []))
+
+
+def _table(entry: dict, known: set[str], path: Path) -> Table:
+    """One entry of ``tables``, checked: every row a cell per column, each cell a claim, ``unlike`` columns."""
+    where = f"{path}: table {entry.get('id', '?')}"
+    columns = tuple(str(c) for c in entry.get("columns") or ())
+    if not entry.get("id") or not entry.get("where") or not columns or not entry.get("rows"):
+        raise PeersError(f"{where}: needs id, where, columns and rows")
+    rows = []
+    for row in entry["rows"]:
+        label, ids, unlike = str(row.get("row", "?")), tuple(row.get("cells") or ()), tuple(row.get("unlike") or ())
+        if len(ids) != len(columns):
+            raise PeersError(f"{where}: row {label}: {len(ids)} cells for {len(columns)} columns")
+        if missing := [i for i in ids if i not in known]:
+            raise PeersError(f"{where}: row {label}: {missing[0]} is not a cell of claims")
+        if others := [c for c in unlike if c not in columns]:
+            raise PeersError(f"{where}: row {label}: unlike names {others[0]}, not a column")
+        rows.append(Row(label, ids, unlike))
+    return Table(str(entry["id"]), " ".join(str(entry["where"]).split()), columns, tuple(rows))
 
 
 def measure(manifest: Manifest, root: Path, samples: Sequence[Sample]) -> dict[str, dict[str, dict[str, object]]]:
@@ -108,3 +158,13 @@ def printed(cell: Cell, figures_of: dict[str, dict[str, object]], category: str 
         return "absent"
     decimals = len(cell.published.partition(".")[2])
     return f"{float(value) * (100 if cell.unit == 'percent' else 1):.{decimals}f}"
+
+
+def agrees(cell: Cell, figures_of: dict[str, dict[str, object]]) -> bool:
+    """Whether the file gives what the cell's entry says: the published value when reproduced; when refuted,
+    the recorded ``measured`` (not the published value), and the published value under ``found_under``."""
+    got = printed(cell, figures_of)
+    if cell.status == "reproduced":
+        return got == cell.published
+    return got == cell.measured != cell.published and (
+        not cell.found_under or printed(cell, figures_of, cell.found_under) == cell.published)
