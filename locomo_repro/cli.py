@@ -397,7 +397,7 @@ COMMANDS: dict[str, Command] = {
     "import": Command("locomo_repro.peers.__main__", "other systems' published answers, converted", ("import",)),
     "table": Command("locomo_repro.peers.__main__", "an imported file's arms side by side, like with like",
                      ("table",)),
-    "peers": Command("locomo_repro.peers.__main__", "the peers' pinned files: fetch, import, table"),
+    "peers": Command("locomo_repro.peers.__main__", "the peers' pinned files: fetch, import, table, check"),
     "report": Command("locomo_repro.report.cli", "the one-page HTML report (the report extra)"),
     "claims": Command("locomo_repro.claims.report", "the verdict of every published number"),
     "refined": Command("locomo_repro.refined.__main__", "LoCoMo-Refined: export, score, judge, predict"),

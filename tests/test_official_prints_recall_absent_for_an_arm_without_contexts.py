@@ -1,4 +1,4 @@
-"""``python -m locomo_repro.official FILE``'s table prints recall as ``-`` for an arm whose file gives no
+"""``locomo-repro official FILE``'s table prints recall as ``-`` for an arm whose file gives no
 ``_prediction_context`` (the official scorer would count 1.000: evidence of nothing), as ``--json``'s null;
 an arm with contexts keeps its figures.  The file is made up here."""
 

@@ -1,4 +1,4 @@
-"""``python -m locomo_repro.reach`` prints, over all ten conversations, the reference's own reach lines
+"""``locomo-repro reach`` prints, over all ten conversations, the reference's own reach lines
 (``golden/reference/extra-reach-all10-and-graph-gather.txt``: its reach_test.go harness, run with
 ``go test -v``, logs each line after ``ALL10 ``): categories by bare number in its order 4, 1, 2, 3, 5.
 Those are the reference's bytes, so the command keeps them rather than naming the categories."""

@@ -1,7 +1,7 @@
 """Given ``--predictions``, the report leads with the user's files: their section first, each named by its base
 name and digest (never a folder), its own judge's figure beside the official F1 where the file carries one,
 and no panel or row for a half it has no question of.  Claims refuted for one reason are one row, and every
-recorded figure reads as ``python -m locomo_repro.claims`` prints it.  The files are made up here."""
+recorded figure reads as ``locomo-repro claims`` prints it.  The files are made up here."""
 
 from __future__ import annotations
 

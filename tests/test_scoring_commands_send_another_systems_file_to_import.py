@@ -1,4 +1,4 @@
-"""``python -m locomo_repro.stats FILE`` and ``python -m locomo_repro.official FILE`` (and ``-stats``) on a file
+"""``locomo-repro stats FILE`` and ``locomo-repro official FILE`` (and ``-stats``) on a file
 in another system's shape say in one line which shape they recognised and that ``locomo-repro import``
 converts it first (exit 2, nothing on stdout), instead of "not a list of samples".  The files are made up
 in each shape ``peers.formats`` reads."""
