@@ -39,6 +39,14 @@ def test_reach_report_lines(first_two):
     assert lines[0] == "category 4: one hop reaches 0.826, two 0.939"
 
 
+def test_reach_named_lines_give_number_and_official_name_in_number_order(first_two):
+    lines = reach.report(first_two, named=True).splitlines()
+    assert [line.split(":")[0] for line in lines] == [
+        "category 1 multi hop", "category 2 temporal", "category 3 open domain", "category 4 single hop",
+        "category 5 adversarial"]
+    assert lines[3] == "category 4 single hop: one hop reaches 0.826, two 0.939"
+
+
 def test_a_negative_count_is_refused_in_one_line(capsys):
     assert reach.main(["--only", "-1"]) == 2
     out, err = capsys.readouterr()

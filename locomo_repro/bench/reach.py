@@ -10,7 +10,8 @@ turns; reach is hits over evidence ids, pooled per category.
 category, by bare number in the reference's order 4, 1, 2, 3, 5: over all ten
 conversations these are the reference harness's own lines (kept in
 ``golden/reference/extra-reach-all10-and-graph-gather.txt`` after the ``ALL10``
-label of its log), so they keep its bytes rather than naming the categories.
+label of its log), so they keep its bytes; ``--named`` names each category by its number and official
+name, in number order (``category 1 multi hop: …``).
 """
 
 from __future__ import annotations
@@ -47,10 +48,13 @@ def reach(samples: Sequence[Sample], hops: Sequence[int] = HOPS) -> dict[int, di
     return {h: {c: hit[h][c] / want[c] if want[c] else 0.0 for c in CATEGORIES} for h in hops}
 
 
-def report(found: dict[int, dict[int, float]]) -> str:
-    """One line per category: one-hop and two-hop reach."""
+def report(found: dict[int, dict[int, float]], named: bool = False) -> str:
+    """One line per category: one-hop and two-hop reach; by bare number in the reference's order, or
+    ``named``: by number and official name, in number order."""
+    kinds = sorted(CATEGORIES) if named else list(CATEGORIES)
     return "".join(
-        f"category {c}: one hop reaches {found[1][c]:.3f}, two {found[2][c]:.3f}\n" for c in CATEGORIES
+        f"category {c}{' ' + CATEGORIES[c] if named else ''}: one hop reaches {found[1][c]:.3f}, "
+        f"two {found[2][c]:.3f}\n" for c in kinds
     )
 
 
@@ -58,6 +62,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="locomo-repro reach", description=__doc__.splitlines()[0])
     p.add_argument("--data", "-data", metavar="PATH", help="the dataset (default: LOCOMO_DATA, else the cache)")
     p.add_argument("--only", "-only", type=int, default=0, metavar="N", help="only the first N conversations")
+    p.add_argument("--named", "-named", action="store_true",
+                   help="name each category by number and official name, in number order (not the reference's lines)")
     args = p.parse_args(argv)
     if args.only < 0:
         print(f"{p.prog}: error: --only takes a count of 0 or more, got {args.only}", file=sys.stderr)
@@ -69,7 +75,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     if args.only > 0:
         samples = samples[: args.only]
-    sys.stdout.write(report(reach(samples)))
+    sys.stdout.write(report(reach(samples), args.named))
     return 0
 
 
