@@ -9,7 +9,8 @@ request timeout).  The prompts are the kit's own wording.
 The floor is applied before the model is asked, so a memory that declines
 costs nothing; a failed call declines and is counted; every answer is kept on
 disk under a hash of (model, prompt) so a stopped run resumes and a repeat is
-free, and failures are never kept.  The requests go through the kit's
+free, and failures are never kept; what is planted in a shared memo folder (a
+symbolic link, a FIFO) is never followed.  The requests go through the kit's
 ``locomo_repro.read.chat`` client.  Beyond the reference: a busy endpoint's
 ``Retry-After`` is honoured, and a model may be asked from many threads at once
 (``bench.experiment`` does so for ``-concurrency``): the counts, the memo and
@@ -19,8 +20,10 @@ every answer stay what a sequential run gives.
 from __future__ import annotations
 
 import email.utils
+import errno
 import hashlib
 import os
+import stat
 import sys
 import threading
 import time
@@ -29,7 +32,7 @@ from pathlib import Path
 from typing import TextIO
 
 from ..read.chat import ChatBadReply, ChatClient, ChatError, ChatHTTPError, endpoint, retry, user_message
-from ..data.dataset import write_atomic
+from ..data.atomic import WriteError, write_atomic
 from ..data.progress import Progress
 from ..text.lexicon import DECLINE
 from ..memory.cite import Cite
@@ -176,23 +179,52 @@ class Memo:
                     del self._asking[path]
 
     def _kept_or_asked(self, path: Path, prompt: str) -> str:
-        try:
-            said = path.read_bytes().decode("utf-8")
-        except (OSError, UnicodeDecodeError):
-            pass
-        else:
+        said = _kept(path)
+        if said is not None:
             with self._lock:
                 self.hits += 1
             return said
         said = self._complete(prompt)
         try:
-            write_atomic(path, said.encode("utf-8"))
+            _keep(path, said.encode("utf-8"))
         except OSError as error:
             with self._lock:
                 if not self._warned and self._errors is not None:
                     print(f"locomo-repro: answers are not being kept in {self.folder}: {error}", file=self._errors)
                 self._warned = True
         return said
+
+
+def _kept(path: Path) -> str | None:
+    """The answer kept at ``path``: a regular file's UTF-8 text, never read through a symbolic link (one
+    planted in a shared folder could show any file of the user's as an answer), nor from a FIFO or a
+    device (which could block the run); None when there is none."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    with open(fd, "rb") as file:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        data = file.read()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def _keep(path: Path, data: bytes) -> None:
+    """Keep an answer at ``path`` (the kit's writer), where nothing or a plain file is: a symbolic link,
+    a file with other hard links, a FIFO or a device planted there is never written through."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        st = None
+    if st is not None and not (stat.S_ISREG(st.st_mode) and st.st_nlink == 1):
+        what = ("a symbolic link" if stat.S_ISLNK(st.st_mode)
+                else "a file with other hard links" if stat.S_ISREG(st.st_mode) else "not a regular file")
+        raise WriteError(errno.EEXIST, f"{what} is there (not followed)", str(path))
+    write_atomic(path, data)
 
 
 _EVIDENCE_PROMPT = """\
