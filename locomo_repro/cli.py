@@ -152,10 +152,12 @@ def model(args: argparse.Namespace) -> Model | None:
         return None
     if not args.model.strip():
         raise UsageError("-model takes a model name, got an empty one")
-    from .read.chat import is_http_url, key_problem
+    from .read.chat import is_http_url, key_problem, shown_url, url_problem
 
     if not is_http_url(args.base):
-        raise UsageError(f"-base must be an http(s) URL, got {args.base!r}")
+        raise UsageError(f"-base must be an http(s) URL, got {shown_url(args.base)!r}")
+    if problem := url_problem(args.base):  # a password in it: refused, and never shown
+        raise UsageError(f"-base {shown_url(args.base)!r} {problem}")
     key = api_key()
     if key is None:
         raise UsageError(f"-model {args.model} needs an API key in {' or '.join(KEY_VARIABLES)}")

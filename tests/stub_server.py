@@ -2,7 +2,8 @@
 
 ``Stub(respond)`` serves every POST from ``respond(body, n) -> (status, payload, delay)``,
 where ``n`` is the request's 0-based number; a ``bytes`` payload is sent as it is,
-anything else as JSON.  A fourth item, a dict, adds response headers (``Retry-After``). It records each
+anything else as JSON.  A fourth item, a dict, adds response headers (``Retry-After``, ``Location``).
+A GET (what a redirected POST becomes) is served the same way with ``body`` None. It records each
 request and how many were in flight at once.
 """
 
@@ -39,17 +40,23 @@ class Stub:
 
     def __init__(self, respond: Respond):
         stub = self
-        #: Every request: {"path", "headers", "body"}, in arrival order.
+        #: Every request: {"method", "path", "headers", "body"}, in arrival order.
         self.requests: list[dict] = []
         self.in_flight = self.max_in_flight = 0
         lock = threading.Lock()
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
+                self.answer(json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0)))))
+
+            def do_GET(self):
+                self.answer(None)
+
+            def answer(self, body):
                 with lock:
                     n = len(stub.requests)
-                    stub.requests.append({"path": self.path, "headers": dict(self.headers), "body": body})
+                    stub.requests.append({"method": self.command, "path": self.path, "headers": dict(self.headers),
+                                          "body": body})
                     stub.in_flight += 1
                     stub.max_in_flight = max(stub.max_in_flight, stub.in_flight)
                 try:

@@ -4,12 +4,20 @@ Standard library only (urllib). One call is one HTTP request: ``POST
 {base_url}/chat/completions`` with a JSON body; failures come back as typed
 ``ChatError`` subclasses so callers can choose what to retry. ``retry`` is a
 plain retry loop with a caller-chosen delay, shared by every user of the client.
+
+Credentials stay with the endpoint (docs/model-reader-safety.md): the key is
+sent to the base URL's origin only (a redirect to another origin is refused,
+not followed), a base URL holding a user name or password is refused (the
+client has no use for it, and it would be shown in every failure), and the
+key is never in a failure nor in a reply handed back.
 """
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import json
+import re
 import time
 import urllib.parse
 from collections.abc import Callable, Iterable, Mapping
@@ -49,6 +57,23 @@ class ChatHTTPError(ChatError):
         self.retry_after = retry_after
 
 
+class ChatRedirected(ChatHTTPError):
+    """A redirect to another origin, refused: the key goes to the endpoint's own origin only.
+
+    Refused rather than followed without the key: urllib would turn the POST
+    into a body-less GET that no chat endpoint answers, and another origin
+    that gets no key answers 401 at best; the redirect itself is what the
+    user needs to see.  ``status`` is the redirect's (never a transient one).
+    """
+
+    def __init__(self, status: int, where: str, url: str) -> None:
+        ChatError.__init__(self, f"HTTP {status}: redirected to another origin ({where}), not followed: "
+                                 "the API key is sent to the endpoint's origin only", url)
+        self.status = status
+        self.body = ""
+        self.retry_after = None
+
+
 class ChatTimeout(ChatError):
     """No answer within the configured timeout."""
 
@@ -78,6 +103,45 @@ def is_http_url(url: str) -> bool:
     except ValueError:
         return False
     return split.scheme in ("http", "https") and bool(split.hostname)
+
+
+#: The port a URL without one reaches, per scheme.
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def origin(url: str) -> str:
+    """``scheme://host:port`` of ``url``, the port always written and no user name or password."""
+    split = urllib.parse.urlsplit(url)
+    scheme = split.scheme.lower()
+    host = split.hostname or ""
+    try:
+        port = split.port
+    except ValueError:
+        port = None
+    if ":" in host:
+        host = f"[{host}]"
+    return f"{scheme}://{host}:{port or _DEFAULT_PORTS.get(scheme, '')}"
+
+
+def same_origin(a: str, b: str) -> bool:
+    """Whether two URLs have one origin: scheme, host and port alike (``http://h`` is ``http://h:80``)."""
+    return origin(a) == origin(b)
+
+
+def shown_url(url: str) -> str:
+    """``url`` as it may be printed: a user name or password in it replaced by ``[redacted]`` (also in a
+    URL the parser refuses)."""
+    return re.sub(r"^([A-Za-z][A-Za-z0-9+.-]*://)[^/?#]*@", r"\1[redacted]@", url)
+
+
+def url_problem(url: str) -> str | None:
+    """What makes ``url`` unusable as a base URL, in words that never quote a password; None when it is fine."""
+    if not is_http_url(url):
+        return "is not an http(s) URL"
+    if "@" in urllib.parse.urlsplit(url).netloc:
+        return ("holds a user name or password, which the kit never sends "
+                "(the API key is sent as a bearer token)")
+    return None
 
 
 def key_problem(key: str) -> str | None:
@@ -118,6 +182,41 @@ def endpoint(url: str) -> str:
     return urllib.parse.urlunsplit((split.scheme, host, split.path.rstrip("/"), "", ""))
 
 
+class _Refused(Exception):
+    """A redirect to another origin, stopped before it is followed."""
+
+    def __init__(self, status: int, location: str) -> None:
+        super().__init__(status, location)
+        self.status = status
+        self.location = location
+
+
+@functools.cache
+def _same_origin_redirects() -> type:
+    """urllib's redirect handler, refusing (``_Refused``) a redirect whose target is another origin."""
+    import urllib.request
+
+    class SameOriginRedirects(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, req, fp, code, msg, headers, newurl):
+            if not same_origin(req.full_url, newurl):
+                fp.close()
+                raise _Refused(code, newurl)
+            return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+    return SameOriginRedirects
+
+
+def _scrubbed(value: Any, secret: str) -> Any:
+    """A decoded JSON value with ``secret`` redacted from every string in it."""
+    if isinstance(value, str):
+        return redact(value, secret)
+    if isinstance(value, list):
+        return [_scrubbed(v, secret) for v in value]
+    if isinstance(value, dict):
+        return {redact(k, secret): _scrubbed(v, secret) for k, v in value.items()}
+    return value
+
+
 def _is_loopback(host: str | None) -> bool:
     if not host:
         return False
@@ -146,10 +245,13 @@ def _content_text(content: Any) -> str:
 class ChatClient:
     """One endpoint and model; ``complete`` sends one chat request.
 
-    ``api_key`` is sent as a bearer token when given; a key ``key_problem``
-    refuses is a ValueError here, and the key never appears in a ``ChatError``
-    (an endpoint that echoes the request's headers in its error body included).
-    Requests to a loopback host never go through a proxy from the environment.
+    ``api_key`` is sent as a bearer token when given, to the base URL's origin
+    only (a redirect elsewhere is ``ChatRedirected``); a key ``key_problem``
+    or a base URL ``url_problem`` refuses is a ValueError here, quoting
+    neither.  The key never appears in a ``ChatError`` (an endpoint that
+    echoes the request's headers in its error body included) nor in a reply:
+    there it reads ``[redacted]``.  Requests to a loopback host never go
+    through a proxy from the environment.
     """
 
     model: str
@@ -161,6 +263,8 @@ class ChatClient:
         problem = None if self.api_key is None else key_problem(self.api_key)
         if problem:
             raise ValueError(f"the API key {problem}")
+        if problem := url_problem(self.base_url):
+            raise ValueError(f"the base URL {shown_url(self.base_url)!r} {problem}")
 
     @property
     def url(self) -> str:
@@ -170,9 +274,10 @@ class ChatClient:
         import urllib.request
 
         host = urllib.parse.urlsplit(self.url).hostname
+        handlers: list[urllib.request.BaseHandler] = [_same_origin_redirects()()]
         if _is_loopback(host):
-            return urllib.request.build_opener(urllib.request.ProxyHandler({}))
-        return urllib.request.build_opener()
+            handlers.append(urllib.request.ProxyHandler({}))
+        return urllib.request.build_opener(*handlers)
 
     def complete(self, messages: Iterable[Mapping[str, Any]], **params: Any) -> ChatReply:
         """Send ``messages``; extra keyword fields go into the request body as they are."""
@@ -191,6 +296,8 @@ class ChatClient:
         try:
             with self._opener().open(request, timeout=self.timeout) as response:
                 payload = response.read()
+        except _Refused as refused:
+            raise ChatRedirected(refused.status, origin(refused.location), url) from None
         except urllib.error.HTTPError as exc:
             try:
                 text = exc.read().decode("utf-8", "replace")
@@ -206,12 +313,15 @@ class ChatClient:
             raise ChatTimeout(f"timed out after {self.timeout:g}s", url) from None
         except (OSError, http.client.HTTPException) as exc:
             raise ChatUnreachable(redact(f"connection failed: {exc or type(exc).__name__}", self.api_key), url) from None
-        return _parse_reply(payload, url)
+        return _parse_reply(payload, url, self.api_key)
 
 
-def _parse_reply(payload: bytes, url: str) -> ChatReply:
+def _parse_reply(payload: bytes, url: str, secret: str | None = None) -> ChatReply:
+    """The reply in ``payload``, with ``secret`` redacted from every string of it."""
     try:
         data = json.loads(payload.decode("utf-8"))
+        if secret:
+            data = _scrubbed(data, secret)
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise ChatBadReply("reply is not JSON", url) from None
     try:

@@ -17,7 +17,7 @@ from typing import Any
 
 from ..data.progress import Progress
 from ..data.atomic import flushed, silence_stdout
-from ..read.chat import ChatClient, is_http_url, key_problem
+from ..read.chat import ChatClient, is_http_url, key_problem, shown_url, url_problem
 from ..score import signature
 from . import export, judge, predict, score, summary
 from .files import InputError, json_text, load_records, records_text, write_atomic
@@ -220,7 +220,9 @@ def cmd_judge(args: argparse.Namespace) -> int:
         if endpoint.api_key and (problem := key_problem(endpoint.api_key)):  # before any work, never quoted
             raise Usage(f"the API key {problem}")
         if not is_http_url(endpoint.base_url):
-            raise Usage(f"--base-url must be an http(s) URL, got {endpoint.base_url!r}")
+            raise Usage(f"--base-url must be an http(s) URL, got {shown_url(endpoint.base_url)!r}")
+        if problem := url_problem(endpoint.base_url):  # a password in it: refused, and never shown
+            raise Usage(f"--base-url {shown_url(endpoint.base_url)!r} {problem}")
         warning = judge.model_warning(endpoint.model)
         if warning:
             _err(warning)
