@@ -14,7 +14,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures import Executor
 from typing import TYPE_CHECKING, NoReturn, TextIO
 from pathlib import Path
 
@@ -23,6 +23,7 @@ from .bench.names import ARM_SETS, STEPS
 from .data.atomic import flushed, silence_stdout, unwritable, write_files
 from .data.progress import Progress
 from .data.dataset import DatasetError, Sample, load, load_each, resolve
+from .data.stop import Threads, WorkerError
 from .read.model import DEFAULT_BASE_URL, DEFAULT_MEMO, KEY_VARIABLES, Model, api_key, open_model, probe
 from .read.reader import Options
 from .score import signature
@@ -239,8 +240,9 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     samples = load(args.data)[: args.only or None]
     signed = run_signature(args, opts, plugins)
     signature.emit(signed)
-    # The model waits on the endpoint, not on a core: its run is asked from here, with threads.
-    with ThreadPoolExecutor(args.concurrency or 8, thread_name_prefix="model") as pool:
+    # The model waits on the endpoint, not on a core: its run is asked from here, with threads (which a
+    # Ctrl-C does not wait for: ``stop.Threads``).
+    with Threads(args.concurrency or 8, "model") as pool:
         for i, sample in enumerate(samples):
             (case,) = bench.build([sample], args.arms, args.blind, derive=not args.no_derived, coref=args.coref)
             bench.add_model_arms([case], reader, args.closed)
@@ -357,7 +359,7 @@ def run_main(argv: Sequence[str]) -> int:
     except UsageError as err:
         print(f"{PROG}: {err} (see {PROG} --help)", file=sys.stderr)
         return 2
-    except DatasetError as err:
+    except (DatasetError, WorkerError) as err:
         print(f"{PROG}: {err}", file=sys.stderr)
         return 2
     except BrokenPipeError:

@@ -9,13 +9,14 @@ Every wait is bounded.  Linux only where ``/proc`` is read.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -107,3 +108,17 @@ def finish(child: subprocess.Popen) -> None:
         child.communicate(timeout=30)
     except (subprocess.TimeoutExpired, ValueError):
         child.kill()
+
+
+@contextlib.contextmanager
+def interruptible() -> Iterator[None]:
+    """Children started inside act on SIGINT: were it ignored here (pytest started in the background of a
+    shell without job control), they would inherit that and ignore it too."""
+    ignored = signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    if ignored:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        if ignored:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -20,12 +20,13 @@ import gc
 import tempfile
 from collections import deque
 from collections.abc import Iterable, Iterator
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, Future
 from dataclasses import asdict, dataclass
 from typing import Protocol, TextIO
 
 from ..arms.plugin import PluginError
 from ..data.dataset import Sample
+from ..data.stop import Threads, workers
 from ..go.json import dumps
 from ..read.reader import Options
 from ..score import results as saved
@@ -98,7 +99,7 @@ def conversation(sample: Sample, settings: Settings) -> Outcome:
         (case,) = bench.build([sample], settings.arm_set, settings.blind, derive=settings.derive,
                               coref=settings.coref)
         if settings.concurrency > 1 and any(getattr(a.memory, "threaded", False) or a.answerer for a in case.arms):
-            with ThreadPoolExecutor(settings.concurrency, thread_name_prefix="plugin") as pool:
+            with Threads(settings.concurrency, "plugin") as pool:
                 done = outcome(case, settings, pool)
         else:
             done = outcome(case, settings)
@@ -131,7 +132,9 @@ def outcomes(samples: Iterable[Sample], settings: Settings, jobs: int = 1, kept:
     the first conversation (the modules, the stems) lives for the whole run: it is
     frozen out of the garbage collector's sight for the run, so the collection
     after each conversation looks at that conversation alone (a fortieth of
-    the time), in this process and in the workers forked from it.
+    the time), in this process and in the workers forked from it.  The workers
+    die with this process and leave Ctrl-C to it; one that cannot be started
+    or that dies is a ``stop.WorkerError`` (``data.stop``).
     """
     load_stems()  # the shipped stems are read once, here, and forked workers inherit them
     gc.collect()
@@ -157,8 +160,8 @@ def outcomes(samples: Iterable[Sample], settings: Settings, jobs: int = 1, kept:
                         kept.put(got)
                 yield got
             return
-        pool = ProcessPoolExecutor(jobs)
-        try:
+        # A bad sample further on, a stop or Ctrl-C: the workers are ended, not waited for (``stop.workers``).
+        with workers(jobs) as pool:
             waiting: deque = deque()
             for sample in samples:
                 ready = kept.get(sample.id) if kept is not None else None
@@ -167,8 +170,6 @@ def outcomes(samples: Iterable[Sample], settings: Settings, jobs: int = 1, kept:
                     yield done(waiting.popleft())
             while waiting:
                 yield done(waiting.popleft())
-        finally:  # a bad sample further on, or a stop: conversations not yet started are dropped
-            pool.shutdown(cancel_futures=True)
     finally:
         gc.unfreeze()
 

@@ -18,11 +18,12 @@ import functools
 import ipaddress
 import json
 import re
-import time
 import urllib.parse
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
+
+from ..data.stop import pause
 
 if TYPE_CHECKING:
     import urllib.request
@@ -344,12 +345,13 @@ def retry(
     delay: Callable[[BaseException, int], float],
     retry_on: tuple[type[BaseException], ...] = (ChatError,),
     on_retry: Callable[[BaseException, int, float], None] | None = None,
-    sleep: Callable[[float], object] = time.sleep,
+    sleep: Callable[[float], object] = pause,
 ) -> T:
     """Run ``call`` up to ``attempts`` times; re-raise the last failure.
 
     ``delay(exc, attempt)`` gives the pause after failed attempt ``attempt``
-    (1-based); ``sleep`` may raise to abandon the loop early.
+    (1-based); ``sleep`` may raise to abandon the loop early (``stop.pause``,
+    the default, does once the run is interrupted).
     """
     if attempts < 1:
         raise ValueError("attempts must be at least 1")

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import TextIO
 
 from ..read.chat import ChatBadReply, ChatClient, ChatError, ChatHTTPError, endpoint, retry, user_message
+from ..data import stop
 from ..data.atomic import WriteError, write_atomic
 from ..data.progress import Progress
 from ..text.lexicon import DECLINE
@@ -105,13 +106,13 @@ def pause(error: BaseException, attempt: int) -> float:
 
 
 def chat_completer(
-    client: ChatClient, attempts: int = ATTEMPTS, sleep: Callable[[float], object] = time.sleep
+    client: ChatClient, attempts: int = ATTEMPTS, sleep: Callable[[float], object] = stop.pause
 ) -> Complete:
     """A ``Complete`` over a chat client: one user turn, temperature 0, the reply cap.
 
     A timeout, a lost connection or a transient status is tried again; any
     other status or an unreadable reply fails at once (the reference's rule);
-    the pause is ``pause``'s.
+    the pause is ``pause``'s, slept with ``sleep`` (``stop.pause``: it ends when the run is interrupted).
     """
 
     def once(prompt: str) -> str:
@@ -373,7 +374,7 @@ def open_model(
     errors: TextIO | None = sys.stderr,
     attempts: int = ATTEMPTS,
     timeout: float = TIMEOUT,
-    sleep: Callable[[float], object] = time.sleep,
+    sleep: Callable[[float], object] = stop.pause,
 ) -> Model:
     """The model a run reads with: a chat endpoint behind a memo folder (``NewModel``)."""
     client = ChatClient(model=name, base_url=base_url, api_key=key, timeout=timeout)

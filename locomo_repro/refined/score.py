@@ -12,10 +12,11 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
+from concurrent.futures import FIRST_EXCEPTION, wait
 from pathlib import Path
 from typing import Any
 
+from ..data.stop import Threads
 from .files import InputError
 from .lexical import bleu1, token_f1
 
@@ -289,8 +290,9 @@ def score_records(
 ) -> list[dict[str, Any]]:
     """Score every record, in order; with a judge, up to ``concurrency`` records at a time.
 
-    The first failure stops the run: ``on_abort`` is called so work in flight can give up,
-    and the failure is raised.
+    The first failure stops the run, and so does Ctrl-C: ``on_abort`` is called so work in flight
+    can give up, and the failure is raised without waiting for a request still in flight
+    (``data.stop.Threads``).
     """
     total = len(records)
     if judge is None or "llm" not in metrics:
@@ -317,15 +319,17 @@ def score_records(
             if progress is not None:
                 progress(done, total)
 
-    pool = ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="judge")
-    try:
-        futures = [pool.submit(work, index) for index in range(total)]
-        wait(futures, return_when=FIRST_EXCEPTION)
+    with Threads(max(1, concurrency), "judge") as pool:  # not waited for once the run stops (``data.stop``)
+        try:
+            futures = [pool.submit(work, index) for index in range(total)]
+            wait(futures, return_when=FIRST_EXCEPTION)
+        except BaseException:  # Ctrl-C: the judgements in flight give up at their pause
+            stopping.set()
+            if on_abort is not None:
+                on_abort()
+            raise
         failed = [e for f in futures if f.done() and (e := f.exception()) is not None]
         if failed:
-            pool.shutdown(wait=True, cancel_futures=True)
             # the first failure, not a cancellation it caused elsewhere
             raise next((e for e in failed if not getattr(e, "cancelled_run", False)), failed[0])
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
     return [r for r in results if r is not None]
