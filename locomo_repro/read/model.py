@@ -31,7 +31,8 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from ..read.chat import ChatBadReply, ChatClient, ChatError, ChatHTTPError, endpoint, retry, user_message
+from ..read.chat import (ChatBadReply, ChatClient, ChatError, ChatHTTPError, ChatRedirected, endpoint, retry,
+                         user_message)
 from ..data import stop
 from ..data.atomic import WriteError, write_atomic
 from ..data.progress import Progress
@@ -396,6 +397,8 @@ def probe(name: str, base_url: str, key: str | None, timeout: float = 30.0) -> s
     client = ChatClient(model=name, base_url=base_url, api_key=key, timeout=timeout)
     try:
         client.complete(user_message(PROBE), temperature=0, max_tokens=1)
+    except ChatRedirected as error:  # says where it pointed and why it was not followed
+        return f"{endpoint(error.url)}: {error.detail}"
     except ChatHTTPError as error:
         if error.status in TRANSIENT:
             return None
