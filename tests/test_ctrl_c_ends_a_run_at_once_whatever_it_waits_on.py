@@ -13,7 +13,9 @@ import threading
 
 import pytest
 from kit_child import finish, interruptible, start, tiny, until
-from stub_server import Stub
+from stub_server import Stub, completion
+
+from locomo_repro.read.model import PROBE
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(not hasattr(signal, "SIGINT") or os.name != "posix",
                                                    reason="signals a child process (POSIX)")]
@@ -39,12 +41,19 @@ def rate_limited(held):
 
 
 def holding(held):
-    return lambda body, n: (held.wait(300), (200, {"error": "never sent"}, 0))[1]
+    """Holds every request but the model's endpoint check, which it answers."""
+    def respond(body, n):
+        if body["messages"][0]["content"] == PROBE:
+            return 200, completion("ok"), 0
+        held.wait(300)
+        return 200, {"error": "never sent"}, 0
+
+    return respond
 
 
-def interrupt(child: subprocess.Popen, stub: Stub) -> tuple[str, str]:
-    """Ctrl-C once the endpoint has been asked; the child's output once it ended."""
-    assert until(lambda: stub.requests, 60), "the run never reached the endpoint"
+def interrupt(child: subprocess.Popen, stub: Stub, asked: int = 1) -> tuple[str, str]:
+    """Ctrl-C once the endpoint has been asked ``asked`` times; the child's output once it ended."""
+    assert until(lambda: len(stub.requests) >= asked, 60), "the run never reached the endpoint"
     os.kill(child.pid, signal.SIGINT)
     return child.communicate(timeout=ENDS_WITHIN)
 
@@ -56,7 +65,7 @@ def test_a_model_run(tmp_path, held, respond):
         child = start(["-model", "m", "-base", stub.base_url, "-memo", "", "-closed", "-data", str(data)], tmp_path,
                       {"OPENAI_API_KEY": "k"})
         try:
-            out, err = interrupt(child, stub)
+            out, err = interrupt(child, stub, asked=2)  # the endpoint check, then a question
             asked = len(stub.requests)
         finally:
             finish(child)

@@ -1,5 +1,5 @@
 """The kit's one rule for the threads and processes a run starts: Ctrl-C ends the run within moments,
-whatever it waits on, and nothing the run started outlives it (docs/model-reader-safety.md).
+whatever it waits on, and nothing the run started outlives it (docs/model.md, docs/speed.md).
 
 * :class:`Threads` is the executor of every thread pool (the ``-model`` run's requests, ``refined
   judge``'s): daemon threads, so that the process never waits for one at exit.  A block that leaves it
@@ -77,11 +77,14 @@ class Threads(Executor):
         self._work: queue.SimpleQueue = queue.SimpleQueue()
         self._threads: list[threading.Thread] = []
         self._lock = threading.Lock()
+        self._closed = False
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future:
         future: Future = Future()
-        self._work.put((future, fn, args, kwargs))
         with self._lock:
+            if self._closed:
+                raise RuntimeError(f"the {self.name} pool takes no more work")
+            self._work.put((future, fn, args, kwargs))
             if len(self._threads) < self.count:
                 thread = threading.Thread(target=self._serve, name=f"{self.name}_{len(self._threads)}", daemon=True)
                 self._threads.append(thread)
@@ -111,6 +114,7 @@ class Threads(Executor):
                     if (item := self._work.get_nowait()) is not None:
                         item[0].cancel()
         with self._lock:
+            self._closed = True
             threads = list(self._threads)
         for _ in threads:
             self._work.put(None)
