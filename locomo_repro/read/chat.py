@@ -5,7 +5,7 @@ Standard library only (urllib). One call is one HTTP request: ``POST
 ``ChatError`` subclasses so callers can choose what to retry. ``retry`` is a
 plain retry loop with a caller-chosen delay, shared by every user of the client.
 
-Credentials stay with the endpoint (docs/model-reader-safety.md): the key is
+Credentials stay with the endpoint (docs/model.md): the key is
 sent to the base URL's origin only (a redirect to another origin is refused,
 not followed), a base URL holding a user name or password is refused (the
 client has no use for it, and it would be shown in every failure), and the
