@@ -42,10 +42,13 @@ def test_a_refusing_endpoint_is_one_line_before_anything_is_built(status, says, 
 
 @pytest.mark.slow
 def test_an_unreachable_endpoint_is_one_line_and_its_password_is_not_shown(tmp_path):
-    dead = dead_url().replace("http://", "http://user:hunter2@")
-    done = kit(tmp_path, dead)
+    done = kit(tmp_path, dead_url())
     assert done.returncode == 2 and done.stdout == "" and done.stderr.count("\n") == 1
-    assert "cannot connect" in done.stderr and "hunter2" not in done.stderr and "secret-key" not in done.stderr
+    assert "cannot connect" in done.stderr and "secret-key" not in done.stderr
+    # A password in the URL is refused before the check (test_a_base_url_with_a_password_is_refused_without_showing_it)
+    done = kit(tmp_path, dead_url().replace("http://", "http://user:hunter2@"))
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert "[redacted]@" in done.stderr and "hunter2" not in done.stderr and "secret-key" not in done.stderr
 
 
 @pytest.mark.slow

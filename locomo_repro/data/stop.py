@@ -28,6 +28,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -236,19 +237,25 @@ def _worker_starts(parent: int) -> None:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     watched = os.getppid()
     if not _killed_with_parent():
-        threading.Thread(target=_watch, args=(watched,), name="parent-watch", daemon=True).start()
+        threading.Thread(target=_watch, args=(parent, watched), name="parent-watch", daemon=True).start()
     if os.getppid() != watched or not _running(parent):  # gone before this worker could ask to die with it
         os._exit(1)
 
 
 def _running(pid: int) -> bool:
+    """Whether process ``pid`` runs: it exists and, where ``/proc`` says, is no zombie (a killed parent is one
+    until its own parent reaps it)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
+        pass
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
         return True
-    return True
+    return stat[stat.rindex(")") + 2:].split()[0] != "Z"
 
 
 def _killed_with_parent() -> bool:
@@ -265,8 +272,8 @@ def _killed_with_parent() -> bool:
         return False
 
 
-def _watch(parent: int) -> None:
-    """End this process once ``parent`` is no longer its parent."""
-    while os.getppid() == parent:
+def _watch(parent: int, watched: int) -> None:
+    """End this process once ``parent`` has stopped or ``watched`` is no longer its parent."""
+    while os.getppid() == watched and _running(parent):
         time.sleep(WATCH_EVERY)
     os._exit(1)
