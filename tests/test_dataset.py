@@ -445,8 +445,8 @@ def test_a_refused_download_through_resolve_says_where_it_looked(tmp_path, loopb
 
 # (contents, words the one-line error must hold besides the file name)
 BAD_FILES = [
-    ("{not json", ["not valid JSON"]),
-    ("", ["not valid JSON"]),
+    ("{not json", ["not JSON"]),
+    ("", ["not JSON"]),
     ('{"sample_id": "s1"}', ["expected a list of samples"]),
     ("[1]", ["sample 0", "not an object"]),
     ('[{"conversation": {}, "qa": []}]', ["sample 0", "'sample_id'"]),
@@ -503,7 +503,7 @@ def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.Complet
     ("contents", "says"),
     [
         (None, "no such dataset file"),
-        ("{not json", "not valid JSON"),
+        ("{not json", "not JSON"),
         ('[{"sample_id": "s9", "qa": []}]', "sample s9: missing field 'conversation'"),
     ],
     ids=["missing", "not json", "no conversation"],

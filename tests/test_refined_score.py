@@ -269,7 +269,7 @@ def test_score_command_json_predictions_give_json_output(tmp_path, qfile):
 @pytest.mark.parametrize("lines, message", [
     ('{"qa_id": "s#q0000"}\n{"qa_id": "s#q0000"}\n', "duplicate prediction for qa_id s#q0000"),
     ('{"qa_id": "nope"}\n', "not among the questions"),
-    ('{"qa_id": "s#q0000"}\n{oops\n', "line 2: invalid JSON"),
+    ('{"qa_id": "s#q0000"}\n{oops\n', "line 2: not JSON"),
 ])
 def test_score_command_bad_predictions_exit_2_with_one_line_and_no_output(tmp_path, qfile, capsys, lines, message):
     preds = tmp_path / "preds.jsonl"
@@ -292,7 +292,7 @@ def test_score_command_refuses_the_llm_metric_and_missing_files(tmp_path, qfile,
     assert main(["score", "--questions", str(qfile), "--predictions", str(preds), "--metrics", "llm"]) == 2
     assert main(["score", "--questions", str(tmp_path / "none.jsonl"), "--predictions", str(preds)]) == 2
     err = capsys.readouterr().err.splitlines()
-    assert "judge subcommand" in err[0] and err[1] == f"error: {tmp_path / 'none.jsonl'}: no such file"
+    assert "judge subcommand" in err[0] and err[1] == f"error: {tmp_path / 'none.jsonl'}: cannot read: no such file"
 
 
 def test_means_are_plain_left_to_right_sums():

@@ -9,10 +9,10 @@ Porter test words).  The stems are the installed NLTK's.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Sequence
 
+from ..data import jsonio
 from ..data.dataset import DatasetError, load_each, resolve
 from ..read.reader import Options
 from ..score.golden import stem_words
@@ -31,13 +31,13 @@ def main(argv: Sequence[str] = ()) -> int:
         print(f"{PROG}: takes no arguments, got {' '.join(argv)}", file=sys.stderr)
         return 2
     try:
-        golden = stem_words(json.loads(resolve().read_bytes()), reduce.normalise)
+        golden = stem_words(jsonio.load(resolve()), reduce.normalise)
         reduce.load_stems()
         reduce._STEM.clear()  # the shipped table taken and dropped: every word below is NLTK's
         for settings in RUNS:
             for _ in outcomes(load_each(), settings):
                 pass
-    except DatasetError as err:
+    except (DatasetError, jsonio.InputError) as err:
         print(f"{PROG}: {err}", file=sys.stderr)
         return 2
     sys.stdout.write(stems.table([*reduce._STEM, *golden]))

@@ -21,7 +21,7 @@ from typing import Any
 
 import yaml
 
-from ..data import shipped
+from ..data import jsonio, shipped
 from . import expr
 from .agree import FRACTION, expected, places, precision_step
 from .measures import COLUMNS, KINDS, METRICS, ROWS
@@ -122,9 +122,9 @@ def load(path: str | os.PathLike[str] | None = None) -> Manifest:
     where = Path(path) if path is not None else default_path()
     try:
         # libyaml's loader when PyYAML has it: the manifest is long.
-        data = yaml.load(where.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    except OSError as err:
-        raise ManifestError(f"{where}: cannot read: {err.strerror or err}") from None
+        data = yaml.load(jsonio.read_text(where), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except jsonio.InputError as err:
+        raise ManifestError(str(err)) from None
     except yaml.YAMLError as err:
         raise ManifestError(f"{where}: not YAML: {' '.join(str(err).split())}") from None
     return validate(data, str(where))

@@ -21,6 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..go.strings import trim_space
+from . import jsonio
 from .atomic import write_atomic  # the kit's one writer; callers of dataset.write_atomic use it too
 
 #: The pinned copy of the dataset: commit, address, digest and size.
@@ -238,13 +239,9 @@ def load(path: str | os.PathLike[str] | None = None) -> list[Sample]:
     """Read the dataset (resolved as ``resolve`` does) into samples."""
     file = resolve(path)
     try:
-        raw = json.loads(file.read_bytes())
-    except (OSError, UnicodeDecodeError) as err:
-        raise DatasetError(f"{file}: cannot be read ({err})") from None
-    except ValueError as err:  # a JSONDecodeError, or an integer of more than 4300 digits
-        raise DatasetError(f"{file}: not valid JSON ({err})") from None
-    except RecursionError:
-        raise DatasetError(f"{file}: not valid JSON (nested too deeply)") from None
+        raw = jsonio.load(file)
+    except jsonio.InputError as err:
+        raise DatasetError(str(err)) from None
     if not isinstance(raw, list):
         raise DatasetError(f"{file}: expected a list of samples, found {type(raw).__name__}")
     if not raw:
@@ -279,11 +276,13 @@ def load_each(path: str | os.PathLike[str] | None = None, only: int = 0) -> Iter
 
 
 def items(file: Path, chunk: int = 1 << 20) -> Iterator[object]:
-    """The items of the JSON list in ``file``, decoded one at a time from UTF-8 read ``chunk`` bytes at a time.
+    """The items of the JSON list in ``file``, decoded one at a time from UTF-8 read ``chunk`` bytes at a time,
+    each by the rules of the kit's one reader (``jsonio``).
 
-    Raises ``ValueError`` when the file is not a JSON list this reader can follow.
+    Raises ``ValueError`` when the file is not a JSON list this reader can follow (``jsonio.InputError`` for
+    what that reader refuses).
     """
-    decoder = json.JSONDecoder()
+    decoder = jsonio.DECODER
     decode = codecs.getincrementaldecoder("utf-8")().decode
     with file.open("rb") as f:
         text, at, done = "", 0, False
@@ -313,7 +312,9 @@ def items(file: Path, chunk: int = 1 << 20) -> Iterator[object]:
             while True:
                 peek()  # raw_decode takes no leading white space
                 try:
+                    start = at
                     item, at = decoder.raw_decode(text, at)
+                    jsonio.check_piece(text, start, at, item, str(file))
                     break
                 except json.JSONDecodeError:
                     if done:
@@ -361,7 +362,15 @@ def _field(obj: dict, key: str, kind: type, where: str):
 
 
 def _turns(conv: dict, where: str) -> tuple[Turn, ...]:
-    numbers = sorted(int(m.group(1)) for key in conv if (m := _SESSION.fullmatch(key)))
+    numbers = []
+    for key in conv:
+        if m := _SESSION.fullmatch(key):
+            n = jsonio.index(m.group(1))
+            if n is None:
+                raise DatasetError(f"{where}: session key {key[:20]}… has {len(m.group(1))} digits (at most "
+                                   f"{jsonio.INDEX_DIGITS})")
+            numbers.append(n)
+    numbers.sort()
     out: list[Turn] = []
     for n in numbers:
         stamp = conv.get(f"session_{n}_date_time")

@@ -18,11 +18,11 @@ Every problem is a :class:`PeersError` whose message is one line naming the file
 from __future__ import annotations
 
 import glob
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..data import jsonio
 from ..score.shapes import SHAPES, shape
 
 FORMATS = tuple(SHAPES)
@@ -66,28 +66,20 @@ class Source:
 
 def _load(path: Path) -> object:
     try:
-        return json.loads(path.read_bytes())
-    except OSError as err:
-        raise PeersError(f"{path}: cannot read: {err.strerror or err}") from None
-    except (ValueError, UnicodeDecodeError) as err:
-        raise PeersError(f"{path}: not JSON: {err}") from None
+        return jsonio.load(path)
+    except jsonio.InputError as err:
+        raise PeersError(str(err)) from None
 
 
 def _jsonl(path: Path) -> list[dict]:
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as err:
-        raise PeersError(f"{path}: cannot read: {err}") from None
     out = []
-    for number, line in enumerate(lines, start=1):
-        if line.strip():
-            try:
-                value = json.loads(line)
-            except ValueError as err:
-                raise PeersError(f"{path}: line {number}: not JSON: {err}") from None
+    try:
+        for number, value in jsonio.lines(jsonio.read(path)):
             if not isinstance(value, dict):
                 raise PeersError(f"{path}: line {number}: not an object")
             out.append(value)
+    except jsonio.InputError as err:
+        raise PeersError(str(err)) from None
     return out
 
 

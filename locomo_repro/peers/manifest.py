@@ -14,7 +14,7 @@ from pathlib import Path
 
 import yaml
 
-from ..data import shipped
+from ..data import jsonio, shipped
 from ..data.dataset import Sample
 from ..go.json import dumps
 from ..score.figures import figures
@@ -87,8 +87,10 @@ def default_path() -> Path:
 def load(path: Path) -> Manifest:
     """Read and check peers.yaml; a malformed entry is a one-line :class:`PeersError` naming it."""
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as err:
+        raw = yaml.safe_load(jsonio.read_text(path))
+    except jsonio.InputError as err:
+        raise PeersError(str(err)) from None
+    except yaml.YAMLError as err:
         raise PeersError(f"{path}: cannot read: {' '.join(str(err).split())}") from None
     systems = {}
     for name, entry in (raw.get("systems") or {}).items():

@@ -8,7 +8,6 @@ whole run succeeded, each file atomically.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 from collections.abc import Sequence
@@ -16,11 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from ..data.progress import Progress
+from ..data import jsonio
 from ..data.atomic import flushed, silence_stdout
 from ..read.chat import ChatClient, is_http_url, key_problem, shown_url, url_problem
 from ..score import signature
 from . import export, judge, predict, score, summary
-from .files import InputError, json_text, load_records, records_text, write_atomic
+from .files import InputError, json_text, load_records, read_source, records_text, write_atomic
 
 PUBLIC_QUESTIONS = Path("data/public/questions.jsonl")
 RAW_DATASET = Path("data/raw/locomo_refined.json")
@@ -81,7 +81,7 @@ def _questions(args: argparse.Namespace) -> tuple[list[dict[str, Any]], str]:
 
 
 def _print_json(value: Any) -> None:
-    print(json.dumps(value, ensure_ascii=False, indent=2))
+    print(jsonio.dumps(value, ensure_ascii=False, indent=2))
 
 
 # --- export ------------------------------------------------------------------------------
@@ -158,8 +158,9 @@ def _score(args: argparse.Namespace, metrics: frozenset[str], the_judge: judge.J
     """Score and summarise; ``judged`` names the judge (prompt digest, model, endpoint) in the signature."""
     questions, source = _questions(args)
     predictions_path = Path(args.predictions)
+    predictions_file = read_source(predictions_path)  # read once: its records, then its signature
     predictions = score.index_predictions(
-        load_records(predictions_path), questions, source=predictions_path,
+        load_records(predictions_file), questions, source=predictions_path,
         allow_extra=args.allow_extra_predictions)
     if len(predictions) < len(questions):
         if args.only_predicted:
@@ -175,7 +176,7 @@ def _score(args: argparse.Namespace, metrics: frozenset[str], the_judge: judge.J
         progress=_progress("judge") if the_judge is not None else None)
     sig = signature.predictions(
         predictions_path, "refined", ("questions", signature.digest(json_text(questions).encode())),
-        ("metrics", "+".join(sorted(metrics))), *judged)
+        ("metrics", "+".join(sorted(metrics))), *judged, sha256=predictions_file.sha256)
     result = summary.summarize(scored, str(sig))
     scored_out, summary_out, markdown_out = _outputs(args)
     write_atomic({

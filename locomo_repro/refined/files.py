@@ -9,80 +9,60 @@ Every write here goes through the kit's one writer, ``locomo_repro.data.atomic``
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..data import atomic
+from ..data import atomic, jsonio
 
 
 class InputError(Exception):
     """Bad input, described in one line that names the file."""
 
 
-def _read_text(path: Path) -> str:
-    """The UTF-8 text of ``path``; an InputError saying why it cannot be read."""
+def read_source(path: Path | jsonio.Source) -> jsonio.Source:
+    """The bytes of ``path``, read once by the kit's one reader (or ``path`` itself when already read)."""
+    if isinstance(path, jsonio.Source):
+        return path
     try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a directory, expected a file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{path}: cannot read ({exc})") from None
+        return jsonio.read(path)
+    except jsonio.InputError as exc:
+        raise InputError(str(exc)) from None
 
 
-def read_json(path: Path) -> Any:
-    """The JSON value in ``path``."""
-    text = _read_text(path)
+def read_json(path: Path | jsonio.Source) -> Any:
+    """The JSON value in ``path`` (the kit's one reader: strict JSON, see ``locomo_repro.data.jsonio``)."""
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{path}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
-    except RecursionError:
-        raise InputError(f"{path}: invalid JSON: nested too deeply") from None
-    except ValueError as exc:  # an integer of more than 4300 digits
-        raise InputError(f"{path}: invalid JSON: {exc}") from None
+        return jsonio.loads(read_source(path))
+    except jsonio.InputError as exc:
+        raise InputError(str(exc)) from None
 
 
-def load_records(path: Path) -> list[dict[str, Any]]:
-    """The object records of a JSONL file or of a JSON array file."""
-    if path.suffix != ".jsonl":
-        payload = read_json(path)
+def load_records(path: Path | jsonio.Source) -> list[dict[str, Any]]:
+    """The object records of a JSONL file or of a JSON array file (``path``, or its bytes already read)."""
+    source = read_source(path)
+    if Path(source.name).suffix != ".jsonl":
+        payload = read_json(source)
         if not isinstance(payload, list):
-            raise InputError(f"{path}: expected a JSON array of records")
+            raise InputError(f"{source.name}: expected a JSON array of records")
         return [item for item in payload if isinstance(item, dict)]
-    lines = _read_text(path).splitlines()
-    records: list[dict[str, Any]] = []
-    for number, line in enumerate(lines, start=1):
-        line = line.strip()
-        if not line:
-            continue
-        try:
-            value = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{path}: line {number}: invalid JSON: {exc.msg}") from None
-        except RecursionError:
-            raise InputError(f"{path}: line {number}: invalid JSON: nested too deeply") from None
-        except ValueError as exc:  # an integer of more than 4300 digits
-            raise InputError(f"{path}: line {number}: invalid JSON: {exc}") from None
-        if isinstance(value, dict):
-            records.append(value)
-    return records
+    try:
+        return [value for _, value in jsonio.lines(source) if isinstance(value, dict)]
+    except jsonio.InputError as exc:
+        raise InputError(str(exc)) from None
 
 
 def records_text(records: Sequence[Mapping[str, Any]], path: Path) -> str:
     """The text Refined writes for ``records`` at ``path`` (JSONL or JSON array by suffix)."""
     if path.suffix == ".jsonl":
-        lines = [json.dumps(record, ensure_ascii=False) for record in records]
+        lines = [jsonio.dumps(record, ensure_ascii=False) for record in records]
         return "\n".join(lines) + ("\n" if lines else "")
-    return json.dumps(list(records), ensure_ascii=False, indent=2)
+    return jsonio.dumps(list(records), ensure_ascii=False, indent=2)
 
 
 def json_text(value: Any) -> str:
     """An indented JSON document, without a trailing newline (as Refined writes its manifest and summary)."""
-    return json.dumps(value, ensure_ascii=False, indent=2)
+    return jsonio.dumps(value, ensure_ascii=False, indent=2)
 
 
 def write_atomic(files: Mapping[Path, str] | Iterable[tuple[Path, str]]) -> None:

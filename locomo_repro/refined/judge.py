@@ -27,6 +27,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..data import jsonio
 from ..read.chat import DEFAULT_BASE_URL, ChatClient, ChatError, retry, user_message
 from .files import InputError
 
@@ -125,9 +126,9 @@ def prompt_from_refined(root: Path, name: str = DEFAULT_JUDGE) -> str:
     ``src/llm_judge.py``, read as data (the module is not imported)."""
     path = root / "src" / "llm_judge.py"
     try:
-        source = path.read_text(encoding="utf-8")
-    except OSError:
-        raise PromptError(f"{path}: cannot read (is --refined-root a LoCoMo-Refined checkout?)") from None
+        source = jsonio.read_text(path)
+    except jsonio.InputError as exc:
+        raise PromptError(f"{exc} (is --refined-root a LoCoMo-Refined checkout?)") from None
     try:
         tree = ast.parse(source, filename=str(path))
     except SyntaxError as exc:
@@ -154,9 +155,9 @@ def prompt_from_refined(root: Path, name: str = DEFAULT_JUDGE) -> str:
 def prompt_from_file(path: Path) -> str:
     """A prompt template file (UTF-8, ``{question}``, ``{gold_answer}``, ``{generated_answer}``)."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise PromptError(f"{path}: cannot read ({exc.strerror or exc})") from None
+        text = jsonio.read_text(path)
+    except jsonio.InputError as exc:
+        raise PromptError(str(exc)) from None
     return check_template(text, str(path))
 
 

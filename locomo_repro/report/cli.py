@@ -64,7 +64,7 @@ def build(args: argparse.Namespace) -> str:
     """The page for parsed arguments (inputs are all read and checked before anything is built)."""
     from .. import claims
     from ..bench import experiment as bench
-    from ..data import dataset
+    from ..data import dataset, jsonio
     from ..read.reader import Options
     from ..score import predictions as predictions_file
     from ..score import signature, stats
@@ -78,7 +78,8 @@ def build(args: argparse.Namespace) -> str:
         others.append((path, read, own_judge(read)))
     manifest = claims.load(args.manifest)
     manifest_path = Path(args.manifest) if args.manifest else claims.default_path()
-    verdicts = figures.read_verdicts(args.verdicts, manifest) if args.verdicts else None
+    verdicts_file = jsonio.read(args.verdicts) if args.verdicts else None  # read once: read, then signed
+    verdicts = figures.read_verdicts(verdicts_file, manifest) if verdicts_file else None
     samples = dataset.load(args.data)
     full = samples
     if args.only > 0:
@@ -103,14 +104,14 @@ def build(args: argparse.Namespace) -> str:
     files: list[page.Source] = []
     for path, read, judged in others:
         _progress(f"scoring {path}")
-        sig = signature.predictions(path, signature.KIT, bootstrap)
-        title = f"{Path(path).name} (predictions {signature.file_digest(path)}, {len(read.conversations)} conversations)"
+        sig = signature.predictions(path, signature.KIT, bootstrap, sha256=read.sha256)
+        title = f"{Path(path).name} (predictions {read.sha256[: signature.PREFIX]}, {len(read.conversations)} conversations)"
         files.append(_source(f"file-{len(files) + 1}", title, str(sig), read, judged))
 
     manifest_sig = ("claims", signature.file_digest(manifest_path))
-    if verdicts is not None:
+    if verdicts is not None and verdicts_file is not None:
         view = verdicts
-        claims_sig = signature.Signature((manifest_sig, ("verdicts", signature.file_digest(args.verdicts))))
+        claims_sig = signature.Signature((manifest_sig, ("verdicts", verdicts_file.sha256[: signature.PREFIX])))
     elif args.claims == "measure":
         _progress(f"measuring {len(manifest.claims)} claims (minutes)")
         view = figures.measured_claims(manifest, full, args.data, sys.stderr)
@@ -141,6 +142,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .. import claims
     from ..data.atomic import unwritable, write_atomic
     from ..data.dataset import DatasetError
+    from ..data.jsonio import InputError
     from ..score.predictions import PredictionsError
     from .figures import VerdictsError
 
@@ -157,7 +159,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise ReportError(f"{out}: {problem}")
         text = build(args)
         write_atomic(out, text.encode("utf-8"))
-    except (ReportError, DatasetError, PredictionsError, claims.ManifestError, VerdictsError) as err:
+    except (ReportError, DatasetError, PredictionsError, claims.ManifestError, VerdictsError, InputError) as err:
         print(f"{PROG}: {err}", file=sys.stderr)
         return 2
     except OSError as err:

@@ -24,6 +24,7 @@ from typing import Any, TextIO
 
 from .. import claims
 from ..bench import experiment as bench
+from ..data import jsonio
 from ..data.dataset import ANSWERABLE, CATEGORIES, Sample
 from ..read.reader import Options
 from ..score import stats
@@ -217,20 +218,19 @@ class VerdictsError(ValueError):
     """A verdicts file that is not what ``locomo-repro claims --json`` writes for this manifest (one line)."""
 
 
-def read_verdicts(path: str, manifest: Any) -> Claims:
+def read_verdicts(source: str | jsonio.Source, manifest: Any) -> Claims:
     """Claims per status and every refuted one from a verdicts file of ``locomo-repro claims --json``.
 
     The file must hold exactly one verdict per claim of ``manifest``, with the
     manifest's status: verdicts of another manifest are refused, not shown.
     """
-    import json
-
     try:
-        data = json.loads(open(path, encoding="utf-8").read())
-    except OSError as err:
-        raise VerdictsError(f"{path}: cannot read: {err.strerror or err}") from None
-    except ValueError as err:
-        raise VerdictsError(f"{path}: not JSON: {err}") from None
+        if isinstance(source, str):
+            source = jsonio.read(source)
+        path = source.name
+        data = jsonio.loads(source)
+    except jsonio.InputError as err:
+        raise VerdictsError(str(err)) from None
     rows = data.get("verdicts") if isinstance(data, dict) else None
     keys = {"id": str, "status": str, "published": str, "measured": str, "ok": bool, "reason": str}
     if not isinstance(rows, list) or not all(

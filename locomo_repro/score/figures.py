@@ -18,9 +18,7 @@ An empty category has ``n`` 0 and ``null`` for every mean.  ``"name"`` gives the
 
 from __future__ import annotations
 
-import json
 import math
-from pathlib import Path
 
 from ..data.dataset import CATEGORIES
 from . import mem0
@@ -42,16 +40,11 @@ def _finite(value: float) -> float | None:
 
 def verdicts(predictions: Predictions) -> dict[str, list[int | None]]:
     """Every arm's ``<arm>_judge`` per question of the file, in ``predictions.questions`` order (None: absent)."""
-    try:
-        data = json.loads(Path(predictions.path).read_bytes())
-    except (OSError, ValueError) as err:
-        raise PredictionsError(f"{predictions.path}: cannot read again: {err}") from None
-    qas = [qa for sample in data for qa in sample["qa"]]
     out: dict[str, list[int | None]] = {}
     for arm in predictions.arms:
         marks = []
-        for q, qa in zip(predictions.questions, qas):
-            mark = qa.get(f"{arm}_judge")
+        for q in predictions.questions:
+            mark = q.predictions[arm].judge
             if mark is not None and (isinstance(mark, bool) or mark not in (0, 1)):
                 raise PredictionsError(f"{predictions.path}: {q.where}: {arm}_judge is {mark!r}, not 1 or 0")
             marks.append(None if mark is None else int(mark))

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import json
 import math
 import os
 import random
@@ -38,7 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..data import atomic, dataset, shipped
+from ..data import atomic, dataset, jsonio, shipped
 from ..score import official
 
 #: The golden files, in the order they are written.
@@ -401,16 +400,12 @@ def read_dataset(path: str | os.PathLike[str] | None) -> list[dict[str, Any]]:
     if not file.is_file():
         raise GoldenError(f"dataset {file} does not exist")
     try:
-        body = file.read_bytes()
-    except OSError as exc:
-        raise GoldenError(f"cannot read dataset {file}: {exc}") from None
-    got = hashlib.sha256(body).hexdigest()
-    if got != dataset.SHA256:
-        raise GoldenError(f"dataset {file} has sha256 {got}, expected {dataset.SHA256}")
-    try:
-        return json.loads(body)
-    except ValueError as exc:
-        raise GoldenError(f"cannot read dataset {file}: {exc}") from None
+        source = jsonio.read(file)
+        if source.sha256 != dataset.SHA256:
+            raise GoldenError(f"dataset {file} has sha256 {source.sha256}, expected {dataset.SHA256}")
+        return jsonio.loads(source)
+    except jsonio.InputError as exc:
+        raise GoldenError(f"cannot read dataset: {exc}") from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -28,7 +28,6 @@ import contextlib
 import hashlib
 import importlib.util
 import io
-import json
 import math
 import os
 import sys
@@ -38,7 +37,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from ..data import dataset
+from ..data import dataset, jsonio
 
 from ..score import metric, signature
 from ..data.dataset import ANSWERABLE, CATEGORIES
@@ -97,11 +96,12 @@ def fetch(dest: Path | None = None, *, timeout: float = 30.0) -> Path:
 
 
 def _read(where: Path) -> bytes:
-    """The bytes of ``where``, read once: the same bytes are hashed and executed."""
+    """The bytes of ``where``, read once by the kit's one reader (capped for a pipe or a device): the same
+    bytes are hashed and executed."""
     try:
-        return where.read_bytes()
-    except OSError as err:
-        raise OfficialUnavailable(f"{where}: cannot read: {err.strerror or err}") from None
+        return jsonio.read(where).raw
+    except jsonio.InputError as err:
+        raise OfficialUnavailable(str(err)) from None
 
 
 def _verify(body: bytes, source: object, sha256: str | None) -> None:
@@ -384,11 +384,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .figures import figures
 
             found: dict[str, object] = {}
+            signed: list[signature.Signature] = []
             for path in args.files:
-                found[path] = {**figures(read(path), scorer), "signature": str(signature.predictions(path, name))}
-            sys.stdout.write(json.dumps(found, indent=2) + "\n")
-            for path in args.files:
-                signature.emit(signature.predictions(path, name))
+                predictions = read(path)
+                signed.append(signature.predictions(path, name, sha256=predictions.sha256))
+                found[path] = {**figures(predictions, scorer), "signature": str(signed[-1])}
+            sys.stdout.write(jsonio.dumps(found, indent=2) + "\n")
+            for sig in signed:
+                signature.emit(sig)
             return 0
         for path in args.files:
             predictions = read(path)
@@ -396,7 +399,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if len(args.files) > 1:
                 text = f"{path}:{text}"
             sys.stdout.write(text)
-            signature.emit(signature.predictions(path, name))
+            signature.emit(signature.predictions(path, name, sha256=predictions.sha256))
             if absent := blind(predictions):  # say why a recall column is "-"
                 print(f"note: {path}: no _prediction_context for {', '.join(absent)}: the official scorer counts "
                       f"recall 1 for every such question, so that recall is shown as - "

@@ -19,6 +19,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..data import jsonio
 from ..data.dataset import CATEGORIES
 from .shapes import foreign
 
@@ -38,12 +39,14 @@ class Prediction:
 
     ``context`` is None when the file has no ``_prediction_context`` key (the
     official recall then counts 1); ``confidence`` is 0.0 when absent, as the
-    reference reads a missing number.
+    reference reads a missing number; ``judge`` the ``<arm>_judge`` value as
+    written (None when absent), checked by its readers (``score.figures.verdicts``).
     """
 
     reply: str
     context: tuple[str, ...] | None
     confidence: float
+    judge: object = None
 
 
 @dataclass(frozen=True)
@@ -72,11 +75,13 @@ class Answered:
 
 @dataclass(frozen=True)
 class Predictions:
-    """A whole predictions file: the path as given, the arms by name, the questions in file order."""
+    """A whole predictions file: the path as given, the arms by name, the questions in file order, and the
+    sha256 of the bytes read (empty when the JSON was decoded elsewhere)."""
 
     path: str
     arms: tuple[str, ...]
     questions: tuple[Answered, ...]
+    sha256: str = ""
 
     @property
     def conversations(self) -> tuple[str, ...]:
@@ -89,29 +94,35 @@ FLOAT64_MAX = 1.7976931348623157e308
 
 
 def read(path: str | Path) -> Predictions:
-    """Read and check a predictions file; ``path`` is kept as given for reports."""
-    return parse(decoded(path), str(path))
+    """Read and check a predictions file (once, by the kit's one reader); ``path`` is kept as given for reports."""
+    source = _source(path)
+    return parse(_decoded(source), str(path), source.sha256)
 
 
 def decoded(path: str | Path) -> object:
     """The JSON value of a file as the reference's Go decoder reads it (invalid UTF-8 inside strings becomes
-    U+FFFD; NaN and Infinity are no number); a PredictionsError (one line) when it cannot be read or is no JSON."""
-    name = str(path)
-    try:
-        raw = Path(path).read_bytes()
-    except OSError as err:
-        raise PredictionsError(f"{name}: cannot read: {err.strerror or err}") from None
-    try:
-        data = json.loads(raw.decode("utf-8", errors="replace"), parse_constant=_no_constant)
-    except ValueError as err:
-        raise PredictionsError(f"{name}: not JSON: {err}") from None
-    except RecursionError:
-        raise PredictionsError(f"{name}: not JSON: nested too deeply") from None
-    return data
+    U+FFFD; NaN, Infinity and a number beyond a float64 are refused: the kit's one reader, ``data.jsonio``); a
+    PredictionsError (one line) when it cannot be read or is no JSON."""
+    return _decoded(_source(path))
 
 
-def parse(data: object, name: str) -> Predictions:
-    """Check already-decoded JSON against the predictions shape; ``name`` labels messages."""
+def _source(path: str | Path) -> jsonio.Source:
+    try:
+        return jsonio.read(path)
+    except jsonio.InputError as err:
+        raise PredictionsError(str(err)) from None
+
+
+def _decoded(source: jsonio.Source) -> object:
+    try:
+        return jsonio.loads(source, replace=True)
+    except jsonio.InputError as err:
+        raise PredictionsError(str(err)) from None
+
+
+def parse(data: object, name: str, sha256: str = "") -> Predictions:
+    """Check already-decoded JSON against the predictions shape; ``name`` labels messages, ``sha256`` is that
+    of the bytes it was decoded from."""
     if other := foreign(data, name):
         raise PredictionsError(other)
     if not isinstance(data, list):
@@ -145,7 +156,7 @@ def parse(data: object, name: str) -> Predictions:
             questions.append(_question(qa, sample_id, index, arms, where))
     if arms is None:
         raise PredictionsError(f"{name}: no questions")
-    return Predictions(path=name, arms=arms, questions=tuple(questions))
+    return Predictions(path=name, arms=arms, questions=tuple(questions), sha256=sha256)
 
 
 def _question(qa: dict, sample: str, index: int, arms: tuple[str, ...], where: str) -> Answered:
@@ -167,12 +178,13 @@ def _question(qa: dict, sample: str, index: int, arms: tuple[str, ...], where: s
         confidence = qa.get(arm + SUFFIX + "_confidence", 0.0)
         if isinstance(confidence, bool) or not isinstance(confidence, (int, float)):
             raise PredictionsError(f"{where}: {arm}{SUFFIX}_confidence is {_kind(confidence)}, not a number")
-        if not -FLOAT64_MAX <= confidence <= FLOAT64_MAX:  # 1e999 reads as inf; Go's decoder refuses both
+        if not -FLOAT64_MAX <= confidence <= FLOAT64_MAX:  # JSON decoded elsewhere than by read, which refuses it
             raise PredictionsError(f"{where}: {arm}{SUFFIX}_confidence is out of a float64's range")
         predictions[arm] = Prediction(
             reply=reply,
             context=None if context is None else tuple(context),
             confidence=float(confidence),
+            judge=qa.get(arm + "_judge"),
         )
     return Answered(
         sample=sample,
@@ -184,10 +196,6 @@ def _question(qa: dict, sample: str, index: int, arms: tuple[str, ...], where: s
         evidence=tuple(evidence),
         predictions=predictions,
     )
-
-
-def _no_constant(word: str) -> object:
-    raise ValueError(f"{word} is not a JSON value")
 
 
 def _strings(value: object) -> bool:

@@ -118,9 +118,13 @@ def run(
     return Signature(tuple(fields))
 
 
-def predictions(path: str | Path, scorer: str, *extra: tuple[str, str]) -> Signature:
-    """The signature of scores read from a predictions file: the file's digest, the scorer, and ``extra``."""
-    return Signature((("predictions", file_digest(path)), ("scorer", scorer), *extra))
+def predictions(path: str | Path, scorer: str, *extra: tuple[str, str], sha256: str = "") -> Signature:
+    """The signature of scores read from a predictions file: the file's digest, the scorer, and ``extra``.
+
+    ``sha256`` is the digest of the bytes already read from ``path`` (a pipe can be read only once); without
+    it the file is read again."""
+    named = sha256[:PREFIX] if sha256 else file_digest(path)
+    return Signature((("predictions", named), ("scorer", scorer), *extra))
 
 
 def emit(signature: Signature, stream: TextIO | None = None) -> None:
