@@ -22,6 +22,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..data import jsonio
 from ..data.dataset import CATEGORIES, Sample
 from .formats import PeersError, Reply, Source
 
@@ -49,9 +50,12 @@ def sample_of(key: str, samples: Sequence[Sample], path: str) -> int:
         if s.id == key:
             return i
     digits = len(key) - len(key.rstrip("0123456789"))
-    if digits and int(key[-digits:]) < len(samples):
-        return int(key[-digits:])
-    raise PeersError(f"{path}: conversation {key!r} is no sample id of the dataset and no position below {len(samples)}")
+    position = jsonio.index(key[-digits:]) if digits else None
+    if position is not None and position < len(samples):
+        return position
+    shown = key if len(key) <= 40 else f"{key[:20]}…({len(key)} characters)"
+    raise PeersError(f"{path}: conversation {shown!r} is no sample id of the dataset and no position below "
+                     f"{len(samples)}")
 
 
 def _official(kind: int) -> str:

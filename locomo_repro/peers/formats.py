@@ -146,10 +146,16 @@ def _conversations(data: object, path: Path) -> list[tuple[str, list]]:
     return [(str(k), v) for k, v in data.items()]
 
 
-def _records(items: list, where: str) -> list[dict]:
+def _records(items: object, where: str, needs: str | None = None) -> list[dict]:
+    """``items`` checked to be a list of objects, each with the key ``needs`` (the field a format's reply or gold
+    is told by: a file of another format has none)."""
+    if not isinstance(items, list):
+        raise PeersError(f"{where}: not a list")
     for i, item in enumerate(items):
         if not isinstance(item, dict):
             raise PeersError(f"{where}[{i}]: not an object")
+        if needs is not None and needs not in item:
+            raise PeersError(f"{where}[{i}]: no {needs!r} key (is the file of another format?)")
     return items
 
 
@@ -158,7 +164,7 @@ def read_mem0(path: Path, data: object) -> Source:
     ``bleu_score`` kept."""
     replies = []
     for key, items in _conversations(data, path):
-        for i, item in enumerate(_records(items, f"{path}: {key}")):
+        for i, item in enumerate(_records(items, f"{path}: {key}", "response")):
             where = f"{path}: {key}[{i}]"
             metrics = {k: float(item[k]) for k in ("f1_score", "bleu_score") if isinstance(item.get(k), (int, float))}
             replies.append(Reply(
@@ -185,7 +191,7 @@ def read_zep(path: Path, data: object, grades_path: Path | None) -> Source:
         graded = grades.get(key, [])
         if grades_path and len(graded) != len(items):
             raise PeersError(f"{grades_path}: {key}: {len(graded)} grades for {len(items)} responses in {path}")
-        for i, item in enumerate(_records(items, f"{path}: {key}")):
+        for i, item in enumerate(_records(items, f"{path}: {key}", "golden_answer")):
             where = f"{path}: {key}[{i}]"
             question = _text(item.get("question"), where, "question")
             mark = _records(graded, f"{grades_path}: {key}")[i] if grades_path else item
@@ -206,7 +212,7 @@ def read_backboard(paths: list[Path], loaded: list[object]) -> Source:
         if not isinstance(data, dict) or not isinstance(data.get("responses"), list):
             raise PeersError(f"{path}: not a Backboard file (no responses list)")
         key = str(data.get("conversation_id") or path.stem)
-        for i, item in enumerate(_records(data["responses"], f"{path}: responses")):
+        for i, item in enumerate(_records(data["responses"], f"{path}: responses", "ai_response")):
             where = f"{path}: responses[{i}]"
             evaluation = item.get("evaluation")
             if not isinstance(evaluation, dict):
@@ -227,8 +233,12 @@ def read_official(path: Path, data: object, arm: str) -> Source:
     ``_<metric>_score`` extras (as this importer writes them)."""
     if not isinstance(data, list):
         raise PeersError(f"{path}: not a list of samples")
-    arms = sorted({k[: -len("_prediction")] for s in data if isinstance(s, dict)
-                   for qa in s.get("qa", []) if isinstance(qa, dict) for k in qa if k.endswith("_prediction")})
+    for at, s in enumerate(data):
+        if not isinstance(s, dict):
+            raise PeersError(f"{path}: sample [{at}] is not an object")
+        _records(s.get("qa", []), f"{path}: sample [{at}] qa")
+    arms = sorted({k[: -len("_prediction")] for s in data for qa in s.get("qa", []) for k in qa
+                   if k.endswith("_prediction")})
     if arm not in arms and len(arms) != 1:
         raise PeersError(f"{path}: holds arms {', '.join(arms) or 'none'}; name one of them as the arm")
     name = arm if arm in arms else arms[0]
@@ -263,10 +273,14 @@ def read_refined(path: Path, records: list[dict]) -> Source:
     replies = []
     for number, record in enumerate(records, start=1):
         found = _QA_ID.fullmatch(str(record.get("qa_id", "")))
-        if not found:
-            raise PeersError(f"{path}: record {number}: qa_id {record.get('qa_id')!r} is not <sample_id>#q<index>")
+        index = jsonio.index(found.group(2)) if found else None
+        if found is None or index is None:
+            qa_id = str(record.get("qa_id"))
+            shown = qa_id if len(qa_id) <= 40 else f"{qa_id[:20]}…({len(qa_id)} characters)"
+            raise PeersError(f"{path}: record {number}: qa_id {shown!r} is not <sample_id>#q<index> "
+                             f"(at most {jsonio.INDEX_DIGITS} digits)")
         replies.append(Reply(
-            conversation=found.group(1), question=None, index=int(found.group(2)),
+            conversation=found.group(1), question=None, index=index,
             reply=_reply(record.get("predicted_answer")),
         ))
     return Source("refined", str(path), tuple(replies))
@@ -285,6 +299,8 @@ def read(name: str, spec: str, format: str | None = None) -> Source:
         return read_refined(paths[0], _jsonl(paths[0]))
     loaded = [_load(p) for p in paths]
     kind = format or detect(paths[0], loaded[0])
+    if (found := shape(loaded[0])) not in (None, kind):  # a forced format is checked against the shape
+        raise PeersError(f"{paths[0]}: has the shape of a {found} file, not {kind} (--format {kind})")
     if kind == "backboard":
         return read_backboard(paths, loaded)
     if len(paths) > 1:

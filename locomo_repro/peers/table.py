@@ -26,15 +26,11 @@ from ..refined.score import clean_prediction
 from ..score import mem0
 from ..score.figures import verdicts
 from ..score.metric import grade
-from ..score.predictions import Predictions, PredictionsError
+from ..score.predictions import Predictions, PredictionsError, gold
 from ..score.stats import MAX_DRAWS, draw_count, interval
 
 #: The columns, in print order, with the per-question measure each averages.
 COLUMNS = ("F1", "mem0 F1", "mem0 BLEU-1", "Refined F1", "Refined BLEU-1", "judge")
-
-
-def _gold(q) -> str:
-    return str(q.answer if q.answer is not None else q.adversarial_answer)
 
 
 def marks(predictions: Predictions) -> dict[str, list[dict[str, float | None]]]:
@@ -44,12 +40,12 @@ def marks(predictions: Predictions) -> dict[str, list[dict[str, float | None]]]:
     for arm in predictions.arms:
         rows = []
         for q, j in zip(predictions.questions, judged[arm]):
-            reply, gold = q.predictions[arm].reply, _gold(q)
+            reply, answer = q.predictions[arm].reply, str(gold(predictions, q))
             cleaned = clean_prediction(reply)
             rows.append({
-                "F1": grade(q.category, reply, gold),
-                "mem0 F1": mem0.token_f1(reply, gold), "mem0 BLEU-1": mem0.bleu1(reply, gold),
-                "Refined F1": refined_f1(cleaned, gold), "Refined BLEU-1": refined_bleu1(cleaned, gold),
+                "F1": grade(q.category, reply, answer),
+                "mem0 F1": mem0.token_f1(reply, answer), "mem0 BLEU-1": mem0.bleu1(reply, answer),
+                "Refined F1": refined_f1(cleaned, answer), "Refined BLEU-1": refined_bleu1(cleaned, answer),
                 "judge": None if j is None else float(j),
             })
         out[arm] = rows

@@ -23,7 +23,7 @@ import math
 from ..data.dataset import CATEGORIES
 from . import mem0
 from .official import Scorer, blind, scores
-from .predictions import Predictions, PredictionsError
+from .predictions import Predictions, PredictionsError, gold
 
 #: The official names of the categories, by number (1 multi hop, 2 temporal, 3 open domain, 4 single hop,
 #: 5 adversarial); other systems' files and tables often use other names for the same numbers.
@@ -61,8 +61,8 @@ def figures(predictions: Predictions, scorer: Scorer) -> dict[str, dict[str, dic
     for arm in predictions.arms:
         each = []  # (category, judge, mem0 F1, mem0 BLEU-1) per question
         for q, j in zip(predictions.questions, judged[arm]):
-            gold, reply = str(q.answer if q.answer is not None else q.adversarial_answer), q.predictions[arm].reply
-            each.append((q.category, j, mem0.token_f1(reply, gold), mem0.bleu1(reply, gold)))
+            answer, reply = str(gold(predictions, q)), q.predictions[arm].reply
+            each.append((q.category, j, mem0.token_f1(reply, answer), mem0.bleu1(reply, answer)))
         rows: dict[str, dict[str, object]] = {}
         for key, kinds, row in [*((str(k), (k,), CATEGORIES[k]) for k in NAMES), ("overall", tuple(NAMES), "overall")]:
             picked = [e for e in each if e[0] in kinds]

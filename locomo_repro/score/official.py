@@ -41,7 +41,7 @@ from ..data import dataset, jsonio
 
 from ..score import metric, signature
 from ..data.dataset import ANSWERABLE, CATEGORIES
-from ..score.predictions import Answered, Predictions, PredictionsError, read
+from ..score.predictions import Answered, Predictions, PredictionsError, gold, read
 
 COMMIT = "3eb6f2c585f5e1699204e3c3bdf7adc5c28cb376"
 EVALUATION_URL = f"https://raw.githubusercontent.com/snap-research/locomo/{COMMIT}/task_eval/evaluation.py"
@@ -263,9 +263,7 @@ def _qas(predictions: Predictions, questions: Sequence[Answered], arm: str) -> l
     """One conversation's questions as the scorer reads them, with one arm's prediction."""
     out = []
     for q in questions:
-        answer = q.answer if q.answer is not None else q.adversarial_answer
-        if answer is None:
-            raise PredictionsError(f"{predictions.path}: {q.where}: neither answer nor adversarial_answer")
+        answer = gold(predictions, q)
         said = q.predictions[arm]
         qa = {"answer": answer, "category": q.category, "evidence": list(q.evidence), arm + "_prediction": said.reply}
         if said.context is not None:

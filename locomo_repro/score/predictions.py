@@ -198,6 +198,17 @@ def _question(qa: dict, sample: str, index: int, arms: tuple[str, ...], where: s
     )
 
 
+def gold(predictions: Predictions, question: Answered) -> object:
+    """What ``question`` is graded against, as the official scorer reads a qa: ``answer``, else
+    ``adversarial_answer``; a question with neither is a :class:`PredictionsError` (the official scorer
+    fails on it, and no reader of the kit grades against the word "None")."""
+    if question.answer is not None:
+        return question.answer
+    if question.adversarial_answer is None:
+        raise PredictionsError(f"{predictions.path}: {question.where}: neither answer nor adversarial_answer")
+    return question.adversarial_answer
+
+
 def _strings(value: object) -> bool:
     return isinstance(value, list) and all(isinstance(v, str) for v in value)
 

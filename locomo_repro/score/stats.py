@@ -30,7 +30,7 @@ import numpy as np
 from ..data.dataset import ANSWERABLE, CATEGORIES
 from ..score.metric import DECLINE, declined, grade
 from ..score import signature
-from ..score.predictions import Answered, Predictions, PredictionsError, parse, read
+from ..score.predictions import Answered, Predictions, PredictionsError, gold, parse, read
 
 #: The category asking about what was never said; the others (``ANSWERABLE``) make the other half.
 ADVERSARIAL = 5
@@ -326,8 +326,7 @@ def notes(predictions: Predictions) -> list[str]:
 def render(predictions: Predictions) -> str:
     """The whole ``-stats`` report of a read predictions file, as the reference prints it."""
     for q in predictions.questions:
-        if q.answer is None and q.adversarial_answer is None:
-            raise PredictionsError(f"{predictions.path}: {q.where}: neither answer nor adversarial_answer")
+        gold(predictions, q)
     bootstrappable(predictions)
     head = f"{predictions.path}: {len(predictions.questions)} questions, {', '.join(predictions.arms)}"
     lines = [head, *_abstention(predictions.questions), *_separation(predictions.questions, predictions.arms)]
