@@ -7,23 +7,32 @@ model's memo folder, golden files, every LoCoMo-Refined file) goes through
 * nothing: a new regular file, with the mode a plain ``open`` gives (0666 less the umask);
 * a regular file: replaced atomically (a temporary file in the same folder,
   then a rename); the new file keeps the old one's permission bits (0600 stays
-  0600) and, where permitted, its owner;
+  0600) and, where permitted, its owner; a file no one may write (no write bit,
+  0444) or that this process may not write is refused, not replaced;
 * a symbolic link: followed to its final target, which is written as above;
   the link stays a link;
 * a regular file with other hard links (``st_nlink > 1``): written in place,
   so every link sees the new text (this write is not atomic);
 * anything else but a folder (a FIFO, ``/dev/null``, another character
   device), and any existing path in ``/dev`` or ``/proc`` (``/dev/stdout``,
-  ``/dev/fd/1``, whatever they lead to): opened and written directly, never replaced;
+  ``/dev/fd/1``, ``/proc/self/fd/N``, whatever they lead to: a pipe, ``>(gzip)``):
+  opened by the name given and written directly, never replaced, after what the
+  process printed so far is flushed (so a table and ``-out /dev/stdout`` keep their order);
 * a folder: an error.
 
 Several files are staged first and renamed into place only once every one is
-written, so a failure while writing (a full disk) leaves none of them new.  A
-SIGTERM or SIGHUP while staging removes the temporary files before the signal
-takes its usual course; one arriving during the renames waits until they are
-done.  Temporary files are named ``.<name>.<pid>-<8 hex digits>.tmp``; a write
-to a path first removes such files for the same name whose process is gone (a
-``kill -9`` left them).  Errors are :class:`WriteError`, one line naming the file.
+written, so a failure while writing (a full disk) leaves none of them new.  The
+renames are all or none too: each replaced file is kept (a hard link, else a
+copy) until every rename is done, and a rename that fails (an immutable file)
+puts back every file replaced before it and removes every file created.  Two
+outputs of one call that are the same file (by path or by inode) are refused
+before anything is written (:func:`unwritable_all` says so before a command's
+work); a device, a FIFO or a pipe may take several.  A SIGTERM or SIGHUP while
+staging removes the temporary files before the signal takes its usual course;
+one arriving during the renames waits until they are done.  Temporary files
+are named ``.<name>.<pid>-<8 hex digits>.tmp``; a write to a path first removes
+such files for the same name whose process is gone (a ``kill -9`` left them).
+Errors are :class:`WriteError`, one line naming the file.
 """
 
 from __future__ import annotations
@@ -64,6 +73,17 @@ class _Plan:
     #: Written directly into what is there: a special file, a file with other hard links, anything in /dev or /proc.
     in_place: bool
 
+    def _checked(self) -> _Plan:
+        """This plan, unless its regular file is read-only: no write bit at all (0444, refused even to root,
+        who may write anything), or none this process has."""
+        st = self.st
+        if st is not None and stat.S_ISREG(st.st_mode) and (
+            not st.st_mode & 0o222 or not os.access(self.target, os.W_OK)
+        ):
+            mode = f"mode {stat.S_IMODE(st.st_mode):04o}"
+            raise WriteError(errno.EACCES, f"a read-only file ({mode}): not replaced", str(self.path))
+        return self
+
 
 def write_atomic(dest: str | os.PathLike[str], data: bytes) -> None:
     """Write ``data`` to ``dest`` as :func:`write_files` does."""
@@ -74,23 +94,39 @@ def write_files(files: Iterable[tuple[str | os.PathLike[str], bytes]]) -> None:
     """Write every ``(path, data)`` pair as the module docstring describes, or (short of a special file
     or a hard-linked file failing midway) none of them.  Raises :class:`WriteError`."""
     plans = [_plan(Path(path), bytes(data)) for path, data in files]
+    if clash := _clash([(str(plan.path), plan) for plan in plans]):
+        raise WriteError(errno.EINVAL, clash, str(plans[0].path))
     staged: list[tuple[str, _Plan]] = []
+    kept: list[tuple[str, _Plan]] = []  # the files the renames replace, until every rename is done
+    done: list[_Plan] = []
     with _Signals(", ".join(str(plan.path) for plan in plans)) as signals:
         try:
             for plan in plans:
                 if not plan.in_place:
                     _stage(plan, staged)
+            if len(plans) > 1:
+                for _, plan in staged:
+                    if plan.st is not None:
+                        _keep(plan, kept)
             signals.defer()
             for temp, plan in staged:
                 _attempt(plan.path, os.replace, temp, plan.target)
+                done.append(plan)
+            if any(plan.in_place for plan in plans):
+                sys.stdout.flush()
+                sys.stderr.flush()
             for plan in plans:
                 if plan.in_place:
                     _attempt(plan.path, _write_through, plan)
         except BaseException:
-            for temp, _ in staged:
+            _undo(done, dict((plan.target, copy) for copy, plan in kept))
+            for temp, _ in (*staged, *kept):
                 with contextlib.suppress(OSError):
                     os.unlink(temp)
             raise
+        for copy, _ in kept:
+            with contextlib.suppress(OSError):
+                os.unlink(copy)
 
 
 def flushed(status: int) -> int:
@@ -106,6 +142,20 @@ def silence_stdout() -> None:
     null = os.open(os.devnull, os.O_WRONLY)
     os.dup2(null, sys.stdout.fileno())
     os.close(null)
+
+
+def unwritable_all(outputs: Iterable[tuple[str, str | os.PathLike[str]]]) -> str | None:
+    """Why :func:`write_files` could not write these outputs of one command, each ``(what, path)`` (``what``
+    names it in the message: ``--summary``), for a check before the command's work; None when it could.
+
+    Each must be writable (:func:`unwritable`), and no two may be the same file."""
+    named = [(what, Path(path)) for what, path in outputs]
+    plans = []
+    for what, path in named:
+        if problem := unwritable(path):
+            return f"{what} {path}: {problem}"
+        plans.append((f"{what} {path}", _plan(path, b"")))
+    return _clash(plans)
 
 
 def unwritable(dest: str | os.PathLike[str]) -> str | None:
@@ -129,20 +179,46 @@ def unwritable(dest: str | os.PathLike[str]) -> str | None:
 
 
 def _plan(path: Path, data: bytes) -> _Plan:
+    if Path(os.path.abspath(path)).parts[1:2] in (("dev",), ("proc",)):
+        # /dev/stdout, /dev/fd/63, /proc/self/fd/1: the kernel's links lead to whatever the descriptor is open on
+        # (a pipe has no name to follow), so the path as given is what is stat'ed and opened.
+        with contextlib.suppress(FileNotFoundError):
+            st = _stat(path, path)
+            return _Plan(path, path, st, data, True)._checked()
     target = Path(os.path.realpath(path))
     try:
-        st = os.stat(target)
+        st = _stat(target, path)
     except FileNotFoundError:
-        st = None
+        return _Plan(path, target, None, data, False)
+    special = not stat.S_ISREG(st.st_mode) or st.st_nlink > 1
+    return _Plan(path, target, st, data, special)._checked()
+
+
+def _stat(where: Path, path: Path) -> os.stat_result:
+    """``os.stat(where)``; FileNotFoundError passes, any other error is a WriteError naming ``path``."""
+    try:
+        st = os.stat(where)
+    except FileNotFoundError:
+        raise
     except OSError as err:
         raise WriteError(err.errno, err.strerror, str(path)) from None
-    if st is not None and stat.S_ISDIR(st.st_mode):
+    if stat.S_ISDIR(st.st_mode):
         raise WriteError(errno.EISDIR, "is a folder", str(path))
-    if st is not None and Path(os.path.abspath(path)).parts[1:2] in (("dev",), ("proc",)):
-        # /dev/stdout, /dev/fd/1: the kernel's links lead to whatever the descriptor is open on.
-        return _Plan(path, path, st, data, True)
-    special = st is not None and (not stat.S_ISREG(st.st_mode) or st.st_nlink > 1)
-    return _Plan(path, target, st, data, special)
+    return st
+
+
+def _clash(plans: list[tuple[str, _Plan]]) -> str | None:
+    """Two outputs that are the same regular file (by inode, or by path when new), as a message; None if none."""
+    seen: dict[object, str] = {}
+    for what, plan in plans:
+        st = plan.st
+        if st is not None and not stat.S_ISREG(st.st_mode):
+            continue  # a device, a FIFO or a pipe takes one write after another
+        same = (st.st_dev, st.st_ino) if st is not None else str(plan.target)
+        if same in seen:
+            return f"{seen[same]} and {what} name the same file: one would overwrite the other"
+        seen[same] = what
+    return None
 
 
 def _attempt(path: Path, action, *args) -> None:
@@ -181,6 +257,45 @@ def _stage(plan: _Plan, staged: list[tuple[str, _Plan]]) -> None:
         if (plan.st.st_uid, plan.st.st_gid) != (os.geteuid(), os.getegid()):
             with contextlib.suppress(PermissionError):
                 os.chown(temp, plan.st.st_uid, plan.st.st_gid)
+
+
+def _keep(plan: _Plan, kept: list[tuple[str, _Plan]]) -> None:
+    """Keep the file a rename will replace under a temporary name (a hard link, else a copy with its mode),
+    added to ``kept``, so that a later rename's failure can put it back."""
+    folder = plan.target.parent
+    while True:
+        copy = str(folder / f".{plan.target.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
+        try:
+            os.link(plan.target, copy)
+            kept.append((copy, plan))
+            return
+        except FileExistsError:
+            continue
+        except OSError:
+            break  # no hard links here (or none allowed on this file): a copy
+    try:
+        with open(plan.target, "rb") as f:
+            old = f.read()
+        fd = os.open(copy, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except OSError as err:
+        raise WriteError(err.errno, err.strerror, str(plan.path)) from None
+    kept.append((copy, plan))
+    try:
+        _attempt(plan.path, _put, fd, old)
+    finally:
+        os.close(fd)
+    if plan.st is not None:
+        _attempt(plan.path, os.chmod, copy, stat.S_IMODE(plan.st.st_mode))
+
+
+def _undo(done: list[_Plan], kept: dict[Path, str]) -> None:
+    """Put back what the renames in ``done`` replaced (from ``kept``) and remove what they created, last first."""
+    for plan in reversed(done):
+        with contextlib.suppress(OSError):
+            if plan.target in kept:
+                os.replace(kept.pop(plan.target), plan.target)
+            elif plan.st is None:
+                os.unlink(plan.target)
 
 
 def _put(fd: int, data: bytes) -> None:
