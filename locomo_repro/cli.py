@@ -15,13 +15,14 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from concurrent.futures import Executor
-from typing import TYPE_CHECKING, NoReturn, TextIO
+from typing import TYPE_CHECKING, TextIO
 from pathlib import Path
 
 from . import __version__
 from .bench.names import ARM_SETS, STEPS
 from .data.atomic import flushed, silence_stdout, unwritable, write_files
 from .data.progress import Progress
+from .go.flags import Parser, UsageError
 from .data.dataset import DatasetError, Sample, load, load_each, resolve
 from .data.stop import Threads, WorkerError
 from .read.model import DEFAULT_BASE_URL, DEFAULT_MEMO, KEY_VARIABLES, Model, api_key, open_model, probe
@@ -40,40 +41,12 @@ PROG = "locomo-repro"
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
-class UsageError(Exception):
-    """A flag out of range or unknown; the message is one line."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:  # one line, no usage dump
-        raise UsageError(message)
-
-    def _get_option_tuples(self, option_string: str) -> list:
-        """No prefix matching at all, as Go's flag package: argparse (3.11) still reads ``-flo`` as
-        ``-floor`` and ``-k5`` as ``-k 5`` with ``allow_abbrev=False``; those are unknown flags."""
-        return []
-
-
-def _go_int(text: str) -> int:
-    """An int flag's value as Go's flag package takes it: a number that fits an int64 (else "value out of range")."""
-    value = int(text)
-    if not -(2**63) <= value < 2**63:
-        raise argparse.ArgumentTypeError(f"invalid value {text!r}: value out of range")
-    return value
-
-
-_go_int.__name__ = "int"  # argparse's message for "five" stays "invalid int value: 'five'"
-
-
 def _flag(parser: argparse.ArgumentParser, name: str, **kw) -> None:
-    if kw.get("type") is int:
-        kw["type"] = _go_int
     parser.add_argument(f"-{name}", f"--{name}", dest=name.replace("-", "_"), **kw)
 
 
 def parser() -> argparse.ArgumentParser:
-    p = _Parser(prog=PROG, description="Run the LoCoMo benchmark arms and print the reference's tables.",
-                allow_abbrev=False)
+    p = Parser(prog=PROG, description="Run the LoCoMo benchmark arms and print the reference's tables.")
     default = Options()  # the one source of the run settings' defaults
     _flag(p, "data", metavar="PATH", help="the dataset (default: LOCOMO_DATA, else the cache, fetched on first use)")
     _flag(p, "k", type=int, default=default.k, help="turns a memory may return for one question (default %(default)s)")

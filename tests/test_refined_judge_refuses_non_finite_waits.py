@@ -24,7 +24,7 @@ def argv(judge_argv):
 def test_a_wait_that_is_not_finite_is_refused(argv, extra, capsys, tmp_path):
     assert main(argv + extra) == 2
     (line,) = capsys.readouterr().err.splitlines()
-    assert line.startswith("error: --") and "finite" in line
+    assert line.startswith("error: argument --") and "finite" in line
     assert sorted(p.name for p in tmp_path.iterdir()) == ["p.jsonl", "prompt.txt", "q.jsonl"]
 
 

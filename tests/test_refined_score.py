@@ -292,7 +292,7 @@ def test_score_command_refuses_the_llm_metric_and_missing_files(tmp_path, qfile,
     assert main(["score", "--questions", str(qfile), "--predictions", str(preds), "--metrics", "llm"]) == 2
     assert main(["score", "--questions", str(tmp_path / "none.jsonl"), "--predictions", str(preds)]) == 2
     err = capsys.readouterr().err.splitlines()
-    assert "judge subcommand" in err[0] and err[1] == f"error: {tmp_path / 'none.jsonl'}: cannot read: no such file"
+    assert "judge subcommand" in err[0] and err[1] == f"error: {tmp_path / 'none.jsonl'}: cannot read: No such file or directory"
 
 
 def test_means_are_plain_left_to_right_sums():

@@ -31,6 +31,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
 
+from ..go import flags as goflags
+from ..data import jsonio
+from ..data.atomic import unwritable, write_atomic
 from ..data.dataset import items
 
 #: The kit's benchmark command.
@@ -144,20 +147,32 @@ def markdown(measured: Sequence[Row], runs: int, vs: Sequence[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def into_readme(readme: Path, text: str) -> None:
-    """Put ``text`` between the ``BEGIN`` and ``END`` lines of ``readme``, in place of what was there."""
-    lines = readme.read_text(encoding="utf-8").splitlines(keepends=True)
+def readme_block(readme: Path) -> tuple[list[str], int, int]:
+    """The lines of ``readme`` and where its ``BEGIN`` and ``END`` lines stand; SystemExit with one line naming
+    the file when it cannot be read or has no such lines in that order (checked before anything is measured)."""
+    try:
+        lines = jsonio.read_text(readme).splitlines(keepends=True)
+    except jsonio.InputError as err:
+        raise SystemExit(str(err)) from None
     try:
         start, stop = lines.index(BEGIN + "\n"), lines.index(END + "\n")
     except ValueError:
         raise SystemExit(f"{readme}: no {BEGIN} … {END} lines to write the table between") from None
     if stop < start:
         raise SystemExit(f"{readme}: {END} comes before {BEGIN}")
-    readme.write_text("".join([*lines[: start + 1], text, *lines[stop:]]), encoding="utf-8")
+    if problem := unwritable(readme):
+        raise SystemExit(f"{readme}: {problem}")
+    return lines, start, stop
+
+
+def into_readme(readme: Path, text: str) -> None:
+    """Put ``text`` between the ``BEGIN`` and ``END`` lines of ``readme``, in place of what was there."""
+    lines, start, stop = readme_block(readme)
+    write_atomic(readme, "".join([*lines[: start + 1], text, *lines[stop:]]).encode("utf-8"))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="locomo-repro bench", description=__doc__.splitlines()[0])
+    p = goflags.Parser(prog="locomo-repro bench", description=__doc__.splitlines()[0])
     p.add_argument("--runs", type=int, default=5, help="how many runs (default 5)")
     p.add_argument("--vs", metavar="CMD", default="",
                    help="with no flags: also run this reference command (a built binary, say), alternating")
@@ -167,7 +182,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="with no flags: give every command -only N (a quick look)")
     p.add_argument("flags", nargs=argparse.REMAINDER,
                    help="flags for locomo-repro, after --; none: the speed table's rows")
-    args = p.parse_args(argv)
+    args = p.parse(argv)
     if args.runs < 1:
         print(f"{p.prog}: error: --runs must be at least 1, got {args.runs}", file=sys.stderr)
         return 2
@@ -179,6 +194,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if vs and shutil.which(vs[0]) is None:
             print(f"{p.prog}: error: --vs {args.vs}: no such command", file=sys.stderr)
             return 2
+        if args.readme:
+            try:
+                readme_block(args.readme)  # before minutes of measuring
+            except SystemExit as err:
+                print(f"{p.prog}: error: {err.code}", file=sys.stderr)
+                return 2
         text = markdown(rows(args.runs, vs, resolve(), args.only), args.runs, vs)
         print(text, end="")
         if args.readme:

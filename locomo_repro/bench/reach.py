@@ -16,10 +16,10 @@ name, in number order (``category 1 multi hop: …``).
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
 
+from ..go import flags
 from ..memory import kg
 from ..data.dataset import CATEGORIES, DatasetError, Sample, load
 from ..arms.graph import Knowledge
@@ -59,12 +59,12 @@ def report(found: dict[int, dict[int, float]], named: bool = False) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="locomo-repro reach", description=__doc__.splitlines()[0])
+    p = flags.Parser(prog="locomo-repro reach", description=__doc__.splitlines()[0])
     p.add_argument("--data", "-data", metavar="PATH", help="the dataset (default: LOCOMO_DATA, else the cache)")
     p.add_argument("--only", "-only", type=int, default=0, metavar="N", help="only the first N conversations")
     p.add_argument("--named", "-named", action="store_true",
                    help="name each category by number and official name, in number order (not the reference's lines)")
-    args = p.parse_args(argv)
+    args = p.parse(argv)
     if args.only < 0:
         print(f"{p.prog}: error: --only takes a count of 0 or more, got {args.only}", file=sys.stderr)
         return 2

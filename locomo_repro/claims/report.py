@@ -9,8 +9,6 @@ fails.
 
 from __future__ import annotations
 
-import argparse
-import json
 import math
 import sys
 from collections import Counter
@@ -20,8 +18,10 @@ from typing import Any
 
 from tabulate import tabulate
 
+from ..go import flags
 from ..data import dataset
-from ..data.atomic import unwritable, write_atomic
+from ..data import jsonio
+from ..data.atomic import unwritable_all, write_files
 from .agree import agrees, agrees_recorded, expected, show
 from .lab import Lab, NotAtHand
 from .manifest import REFUTING, STATUSES, Claim, Manifest, ManifestError, load
@@ -147,7 +147,7 @@ def as_json(verdicts: Sequence[Verdict]) -> str:
          "ok": v.ok, "problem": v.problem, "reason": _one_line(v.claim.reason)}
         for v in verdicts
     ]
-    return json.dumps({"verdicts": rows}, ensure_ascii=False, indent=1) + "\n"
+    return jsonio.dumps({"verdicts": rows}, ensure_ascii=False, indent=1) + "\n"
 
 
 def _ids(verdicts: Sequence[Verdict]) -> str:
@@ -162,16 +162,16 @@ def _one_line(text: str | None) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``locomo-repro claims``: measure every claim, print the status table; exit 1 if any fails."""
-    p = argparse.ArgumentParser(prog="locomo-repro claims", description=DESCRIPTION)
+    p = flags.Parser(prog="locomo-repro claims", description=DESCRIPTION)
     p.add_argument("--manifest", metavar="PATH", help="claims.yaml (default: $LOCOMO_CLAIMS, else the kit's own)")
     p.add_argument("--data", metavar="PATH", help="the dataset (default: LOCOMO_DATA, else the cache)")
     p.add_argument("--markdown", metavar="PATH", help="also write the summary as markdown to PATH")
     p.add_argument("--json", metavar="PATH", help="also write every verdict as JSON to PATH (for locomo-repro report)")
-    args = p.parse_args(argv)
-    for flag, path in (("--markdown", args.markdown), ("--json", args.json)):
-        if path and (problem := unwritable(path)):  # refused before minutes of measuring
-            print(f"locomo-repro: {flag} {path}: {problem}", file=sys.stderr)
-            return 2
+    args = p.parse(argv)
+    outputs = [(flag, path) for flag, path in (("--markdown", args.markdown), ("--json", args.json)) if path]
+    if problem := unwritable_all(outputs):  # refused before minutes of measuring
+        print(f"locomo-repro: {problem}", file=sys.stderr)
+        return 2
     try:
         manifest = load(args.manifest)
         samples = dataset.load(args.data)
@@ -189,10 +189,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "each with its reason.\n\n"
     )
     try:
-        if args.markdown:
-            write_atomic(args.markdown, (head + summary(verdicts, markdown=True)).encode("utf-8"))
-        if args.json:
-            write_atomic(args.json, as_json(verdicts).encode("utf-8"))
+        files = [(args.markdown, (head + summary(verdicts, markdown=True)).encode("utf-8"))] if args.markdown else []
+        files += [(args.json, as_json(verdicts).encode("utf-8"))] if args.json else []
+        write_files(files)  # both or neither
     except OSError as err:
         print(f"locomo-repro: {err}", file=sys.stderr)
         return 2

@@ -78,8 +78,6 @@ def read(path: str | os.PathLike[str]) -> Source:
             if stat.S_ISREG(os.fstat(f.fileno()).st_mode):
                 return Source(name, f.read())
             raw = f.read(MAX_STREAM + 1)
-    except FileNotFoundError:
-        raise InputError(f"{name}: cannot read: no such file") from None
     except IsADirectoryError:
         raise InputError(f"{name}: cannot read: a folder, not a file") from None
     except OSError as err:
@@ -145,8 +143,8 @@ def parse(body: str, name: str, *, lines: bool = True) -> Any:
     except _Refused as refused:
         at = _token_at(body, refused.token)
         head, _, problem = refused.problem.rpartition(": ")
-        where = [_place(body, at, lines)] if at is not None else []
-        raise InputError(": ".join([name, *([head] if head else []), *where, problem])) from None
+        place = [_place(body, at, lines)] if at is not None else []
+        raise InputError(": ".join([name, *([head] if head else []), *place, problem])) from None
     except json.JSONDecodeError as err:
         where = f"line {err.lineno} column {err.colno}" if lines else f"column {err.colno}"
         raise InputError(f"{name}: not JSON: {where}: {err.msg}") from None

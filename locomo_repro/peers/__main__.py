@@ -14,13 +14,15 @@ stdout.  Bad input is one line naming the file and exit status 2; nothing is wri
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from ..data.dataset import DatasetError, load, write_atomic
+from ..data import jsonio
+from ..go import flags
+from ..data.atomic import unwritable_all, write_files
+from ..data.dataset import DatasetError, load
 from ..go.json import dumps
 from ..score.predictions import PredictionsError
 from ..score.predictions import read as read_predictions
@@ -30,7 +32,7 @@ from .formats import FORMATS, PeersError, read
 PROG = "locomo-repro peers"
 
 
-class _Parser(argparse.ArgumentParser):
+class _Parser(flags.Parser):
     def error(self, message: str) -> NoReturn:  # one line, no usage dump
         raise PeersError(f"{self.prog}: {message}")
 
@@ -98,6 +100,11 @@ def run_import(args: argparse.Namespace) -> int:
         raise PeersError(f"{PROG} import: arm names repeat: {', '.join(names)}")
     if args.refined_out and len(names) > 1 and "{arm}" not in args.refined_out:
         raise PeersError(f"{PROG} import: --refined-out {args.refined_out}: several arms need {{arm}} in the name")
+    outputs = [("-out", args.out)]
+    if args.refined_out:
+        outputs += [("--refined-out", args.refined_out.replace("{arm}", name)) for name in names]
+    if problem := unwritable_all(outputs):  # before any work
+        raise PeersError(f"{PROG} import: {problem}")
     samples = load(args.data)
     matched = [convert.match(name, read(name, path, args.format), samples) for name, path in args.arm]
     for m in matched:
@@ -111,10 +118,10 @@ def run_import(args: argparse.Namespace) -> int:
     files = {Path(args.out): dumps(out).encode()}
     if args.refined_out:
         for m in matched:
-            lines = [json.dumps(r, ensure_ascii=False) + "\n" for r in convert.refined_records(m, samples)]
+            lines = [jsonio.dumps(r, ensure_ascii=False) + "\n" for r in convert.refined_records(m, samples)]
             files[Path(args.refined_out.replace("{arm}", m.name))] = "".join(lines).encode()
-    for path, body in files.items():
-        write_atomic(path, body)
+    write_files(files.items())  # all or none
+    for path in files:
         print(path)
     return 0
 

@@ -8,15 +8,15 @@ whole run succeeded, each file atomically.
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from ..data.progress import Progress
+from ..go import flags
 from ..data import jsonio
-from ..data.atomic import flushed, silence_stdout
+from ..data.atomic import flushed, silence_stdout, unwritable_all
 from ..read.chat import ChatClient, is_http_url, key_problem, shown_url, url_problem
 from ..score import signature
 from . import export, judge, predict, score, summary
@@ -157,6 +157,7 @@ def _score(args: argparse.Namespace, metrics: frozenset[str], the_judge: judge.J
            judged: Sequence[tuple[str, str]] = ()) -> int:
     """Score and summarise; ``judged`` names the judge (prompt digest, model, endpoint) in the signature."""
     questions, source = _questions(args)
+    scored_out, summary_out, markdown_out = _outputs(args)
     predictions_path = Path(args.predictions)
     predictions_file = read_source(predictions_path)  # read once: its records, then its signature
     predictions = score.index_predictions(
@@ -178,7 +179,6 @@ def _score(args: argparse.Namespace, metrics: frozenset[str], the_judge: judge.J
         predictions_path, "refined", ("questions", signature.digest(json_text(questions).encode())),
         ("metrics", "+".join(sorted(metrics))), *judged, sha256=predictions_file.sha256)
     result = summary.summarize(scored, str(sig))
-    scored_out, summary_out, markdown_out = _outputs(args)
     write_atomic({
         scored_out: records_text(scored, scored_out),
         summary_out: json_text(result),
@@ -198,7 +198,15 @@ def _score(args: argparse.Namespace, metrics: frozenset[str], the_judge: judge.J
     return 0
 
 
+def _writable(args: argparse.Namespace) -> None:
+    """Refuse, before any work, outputs that cannot be written or that name one file twice."""
+    scored, summary_json, summary_md = _outputs(args)
+    if problem := unwritable_all([("--out", scored), ("--summary", summary_json), ("--markdown", summary_md)]):
+        raise Usage(problem)
+
+
 def cmd_score(args: argparse.Namespace) -> int:
+    _writable(args)
     metrics = _metrics(args.metrics)
     if "llm" in metrics:
         raise Usage("score computes lexical metrics only; use the judge subcommand for llm")
@@ -206,18 +214,20 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 
 def cmd_judge(args: argparse.Namespace) -> int:
+    _writable(args)
     metrics = _metrics(args.metrics)
     the_judge = None
     judged: list[tuple[str, str]] = []
     if "llm" in metrics:
         prompt = _prompt(args)
-        if args.concurrency < 1 or args.attempts < 1 or not 0 < args.timeout < math.inf:
-            raise Usage("--concurrency and --attempts must be at least 1 and --timeout positive and finite")
+        if args.concurrency < 1 or args.attempts < 1 or args.timeout <= 0:
+            raise Usage("--concurrency and --attempts must be at least 1 and --timeout positive")
         low, high = args.rate_limit_wait
-        if not all(map(math.isfinite, (args.retry_wait, low, high))) or args.retry_wait < 0 or low < 0 or high < low:
-            raise Usage("--retry-wait must be >= 0 and --rate-limit-wait MIN MAX with 0 <= MIN <= MAX, "
-                        "in finite seconds")
+        if high < low:
+            raise Usage("--rate-limit-wait MIN MAX needs MIN <= MAX")
         endpoint = judge.resolve_endpoint(args.model, args.base_url, args.api_key)
+        if flags.has_control(endpoint.model):  # from $EVALUATOR_MODEL: it would forge the signature line
+            raise Usage(f"the judge model name {flags.shown(endpoint.model)} holds a control character")
         if endpoint.api_key and (problem := key_problem(endpoint.api_key)):  # before any work, never quoted
             raise Usage(f"the API key {problem}")
         if not is_http_url(endpoint.base_url):
@@ -268,7 +278,7 @@ def _score_options(parser: argparse.ArgumentParser, default_metrics: list[str]) 
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="locomo-repro refined",
+    parser = flags.Parser(prog="locomo-repro refined",
                                      description="LoCoMo-Refined files, scores and judge.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -304,21 +314,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--api-key", "--evaluator-api-key", dest="api_key", metavar="KEY",
                    help="bearer key (default: $EVALUATOR_API_KEY, else $OPENAI_API_KEY, else none)")
     p.add_argument("--concurrency", type=int, default=4, metavar="N", help="questions judged at once (default 4)")
-    p.add_argument("--timeout", type=float, default=600.0, metavar="SECONDS", help="per request (default 600)")
+    p.add_argument("--timeout", type=flags.seconds, default=600.0, metavar="SECONDS",
+                   help="per request (default 600)")
     p.add_argument("--attempts", type=int, default=10, metavar="N", help="attempts per judgement (default 10)")
-    p.add_argument("--retry-wait", type=float, default=1.0, metavar="SECONDS",
+    p.add_argument("--retry-wait", type=flags.seconds, default=1.0, metavar="SECONDS",
                    help="pause after a failed attempt (default 1)")
-    p.add_argument("--rate-limit-wait", type=float, nargs=2, default=[20.0, 60.0], metavar=("MIN", "MAX"),
+    p.add_argument("--rate-limit-wait", type=flags.seconds, nargs=2, default=[20.0, 60.0], metavar=("MIN", "MAX"),
                    help="random pause after a rate-limit failure (default 20 60)")
     p.set_defaults(run=cmd_judge)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
     try:
+        args = build_parser().parse_args(argv)
         return flushed(args.run(args))
-    except (Usage, InputError) as exc:
+    except (Usage, InputError, flags.UsageError) as exc:
         _err(f"error: {exc}")
         return 2
     except (predict.ArmError, judge.JudgeError) as exc:

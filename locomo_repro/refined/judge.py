@@ -107,11 +107,21 @@ def model_warning(model: str) -> str | None:
 
 
 def check_template(template: str, origin: str) -> str:
-    """``template`` if it fills with exactly the three judge fields (``str.format`` syntax)."""
+    """``template`` if it fills with exactly the three judge fields (``str.format`` syntax), each a plain
+    ``{name}``: a conversion (``{question!r}``) or a format spec (``{question:d}``, ``{question:>99999999999}``)
+    would fail or blow up on the judge's text."""
     try:
-        names = {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
+        fields = [(name, spec, conversion) for _, name, spec, conversion in string.Formatter().parse(template)
+                  if name is not None]
     except ValueError as exc:
         raise PromptError(f"{origin}: not a usable prompt template ({exc})") from None
+    for name, spec, conversion in fields:
+        if spec or conversion:
+            shown = "{" + name + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "") + "}"
+            shown = shown if len(shown) <= 40 else shown[:40] + "…"
+            raise PromptError(f"{origin}: placeholder {shown} has a conversion or format spec; "
+                              "the judge fills plain {question}, {gold_answer}, {generated_answer}")
+    names = {name for name, _, _ in fields}
     extra = names - set(FIELDS)
     missing = set(FIELDS) - names
     if extra:

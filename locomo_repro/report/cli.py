@@ -22,6 +22,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
+from ..go import flags
+
 if TYPE_CHECKING:
     from ..score.predictions import Predictions
     from . import page
@@ -36,7 +38,7 @@ class ReportError(Exception):
     """A command line or an input the report cannot use; the message is one line."""
 
 
-class _Parser(argparse.ArgumentParser):
+class _Parser(flags.Parser):
     def error(self, message: str) -> NoReturn:  # one line, no usage dump
         raise ReportError(f"{message} (see {PROG} --help)")
 

@@ -41,15 +41,15 @@ def tradeoff(points: Sequence[Point], name: str, title: str) -> str:
     for arm in arms:
         mine = sorted((p for p in points if p.arm == arm), key=lambda p: p.floor)
         quiet = [100 * p.quiet for p in mine]
-        axes[0].plot(quiet, [p.answerable for p in mine], marker=".", label=arm)
-        axes[1].plot(quiet, [p.adversarial for p in mine], marker=".", label=arm)
+        axes[0].plot(quiet, [p.answerable for p in mine], marker=".", label=_plain(arm))
+        axes[1].plot(quiet, [p.adversarial for p in mine], marker=".", label=_plain(arm))
     for ax, what in zip(axes, ("answerable F1 (categories 1-4)", "adversarial F1 (category 5)")):
         ax.set_xlabel("questions declined (%)")
         ax.set_ylabel(what)
         ax.set_xlim(-2, 102)
         ax.grid(alpha=0.3)
     axes[1].legend(fontsize="small", loc="best")
-    fig.suptitle(title)
+    fig.suptitle(_plain(title))
     return _svg(fig, name)
 
 
@@ -66,14 +66,14 @@ def intervals(estimates: Sequence[Estimate], name: str, title: str) -> str:
         ax.errorbar(
             xs, [e.point for e in got],
             yerr=[[e.point - e.low for e in got], [e.high - e.point for e in got]],
-            fmt="o", markersize=4, capsize=2, label=arm,
+            fmt="o", markersize=4, capsize=2, label=_plain(arm),
         )
-    ax.set_xticks(range(len(rows)), [_wrap(r) for r in rows], fontsize="small")
+    ax.set_xticks(range(len(rows)), [_plain(_wrap(r)) for r in rows], fontsize="small")
     ax.set_ylabel("F1, 95% bootstrap interval")
     ax.set_ylim(-0.02, 1.02)
     ax.grid(axis="y", alpha=0.3)
     ax.legend(fontsize="small", ncol=min(len(arms), 4), loc="upper left")
-    ax.set_title(title)
+    ax.set_title(_plain(title))
     return _svg(fig, name)
 
 
@@ -94,15 +94,21 @@ def differences(diffs: Sequence[Difference], name: str, title: str) -> str:
             fmt="o", markersize=4, capsize=2,
         )
         ax.axvline(0, color="grey", linewidth=0.8)
-        ax.set_title(f"{half}", fontsize="medium")
+        ax.set_title(_plain(half), fontsize="medium")
         ax.set_xlabel("difference of mean F1")
         ax.grid(axis="x", alpha=0.3)
-    axes[0][0].set_yticks(range(len(pairs)), pairs, fontsize="small")
+    axes[0][0].set_yticks(range(len(pairs)), [_plain(p) for p in pairs], fontsize="small")
     axes[0][0].invert_yaxis()
-    fig.suptitle(title)
+    fig.suptitle(_plain(title))
     return _svg(fig, name)
 
 
 def _wrap(label: str) -> str:
     """A row label on two lines at its first space after the number."""
     return re.sub(r"^(\S+) ", r"\1\n", label, count=1)
+
+
+def _plain(text: str) -> str:
+    """``text`` as matplotlib shows it verbatim: a ``$`` escaped, so that an arm or file name holding ``$…$``
+    is not read as mathtext (which fails on most such names)."""
+    return text.replace("$", r"\$")

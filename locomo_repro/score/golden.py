@@ -24,7 +24,6 @@ authors' file is licensed CC BY-NC 4.0 and is never copied into this project.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import math
 import os
@@ -37,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..go import flags
 from ..data import atomic, dataset, jsonio, shipped
 from ..score import official
 
@@ -410,7 +410,7 @@ def read_dataset(path: str | os.PathLike[str] | None) -> list[dict[str, Any]]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Regenerate the golden files; a bad input is one line on stderr and exit status 2."""
-    parser = argparse.ArgumentParser(
+    parser = flags.Parser(
         prog="locomo-repro golden",
         description="Rebuild golden/*.tsv with the official LoCoMo scorer (or the kit's metric).",
     )
@@ -432,7 +432,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="a local copy of the pinned evaluation.py (default: $LOCOMO_EVALUATION_PY, else the cache, "
         "else download)",
     )
-    args = parser.parse_args(argv)
+    args = parser.parse(argv)
     try:
         if args.scorer == "kit" and args.evaluation_py is not None:
             raise GoldenError("--evaluation-py goes with --scorer official")

@@ -22,7 +22,6 @@ over ``locomo_repro.score.metric``.
 
 from __future__ import annotations
 
-import argparse
 import ast
 import contextlib
 import hashlib
@@ -37,6 +36,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from ..go import flags
 from ..data import dataset, jsonio
 
 from ..score import metric, signature
@@ -358,7 +358,7 @@ def report(predictions: Predictions, scorer: Scorer) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``locomo-repro official FILE... [--evaluation-py PATH] [--kit]``."""
-    parser = argparse.ArgumentParser(
+    parser = flags.Parser(
         prog="locomo-repro official",
         description="Score predictions files with the official evaluation.py: F1 and recall by category and arm.",
     )
@@ -374,7 +374,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="print {file: {arm: {category 1-5 and overall: n, f1, recall, judge, mem0_f1, mem0_bleu}}, "
              "with the file's \"signature\" beside its arms} instead",
     )
-    args = parser.parse_args(argv)
+    args = parser.parse(argv)
     name = signature.KIT if args.kit else signature.official_scorer(EVALUATION_SHA256)
     try:
         scorer = kit_eval_question_answering if args.kit else official_scorer(args.evaluation_py)

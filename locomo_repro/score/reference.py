@@ -18,7 +18,6 @@ are also the kit's.  ``build`` rebuilds ``golden/reference/`` from a folder of t
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import sys
@@ -26,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..go import flags
 from ..data.dataset import write_atomic
 
 
@@ -174,11 +174,11 @@ def build(source: Path, out: Path) -> list[Path]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m locomo_repro.score.reference",
+    p = flags.Parser(prog="python -m locomo_repro.score.reference",
                                 description="Rebuild golden/reference/ from a folder of the reference's outputs.")
     p.add_argument("source", type=Path, metavar="DIR", help="the reference's outputs (default.txt, answers.json, …)")
     p.add_argument("--out", type=Path, default=Path("golden/reference"), help="where to write (default golden/reference)")
-    args = p.parse_args(argv)
+    args = p.parse(argv)
     try:
         written = build(args.source, args.out)
     except ReferenceError as err:

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TextIO
 
 from .. import __version__
+from ..go.flags import has_control
 from ..read.chat import endpoint
 
 #: Hex digits of a sha256 kept in a signature.
@@ -38,6 +39,13 @@ class Signature:
     """Ordered ``(name, value)`` fields; ``str()`` gives the printed signature."""
 
     fields: tuple[tuple[str, str], ...]
+
+    def __post_init__(self) -> None:
+        """A field never holds a control character: a newline would print a second, forged ``signature:`` line
+        (commands refuse such a value, a model name, before any work)."""
+        for name, value in self.fields:
+            if has_control(name) or has_control(value):
+                raise ValueError(f"signature field {name!r} holds a control character")
 
     def __str__(self) -> str:
         return "|".join(f"{name}:{value}" for name, value in (("locomo-repro", __version__), *self.fields))

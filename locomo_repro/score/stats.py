@@ -19,7 +19,6 @@ byte for byte on the reference answers files.  Three reports:
 
 from __future__ import annotations
 
-import argparse
 import math
 import sys
 from collections.abc import Sequence
@@ -27,6 +26,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..go import flags
 from ..data.dataset import ANSWERABLE, CATEGORIES
 from ..score.metric import DECLINE, declined, grade
 from ..score import signature
@@ -341,7 +341,7 @@ def report(path_as_given: str, samples: object) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``locomo-repro stats FILE``: print the report; a bad file is one line on stderr, exit 2."""
-    parser = argparse.ArgumentParser(
+    parser = flags.Parser(
         prog="locomo-repro stats",
         usage="%(prog)s [-h] FILE",
         description="Read a predictions file back: constant abstention, ROC AUCs, exact bootstrap intervals.",
