@@ -4,6 +4,7 @@ refused in one line instead of filling memory).  Malformed shapes and encodings 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import threading
@@ -33,7 +34,7 @@ def pipe(data: bytes):
     read, write = os.pipe()
 
     def feed() -> None:
-        with os.fdopen(write, "wb") as f:
+        with contextlib.suppress(BrokenPipeError), os.fdopen(write, "wb") as f:
             f.write(data)
 
     feeder = threading.Thread(target=feed)
@@ -41,8 +42,8 @@ def pipe(data: bytes):
     try:
         yield f"/dev/fd/{read}"
     finally:
+        os.close(read)  # first: a command that read nothing must not leave the feeder blocked
         feeder.join()
-        os.close(read)
 
 
 def one_line(capsys, code: int, *parts: str) -> str:
