@@ -108,7 +108,7 @@ def test_bench_perf_refuses_a_readme_without_markers_before_measuring(tmp_path, 
     readme.write_text("# no markers\n")
     assert perf.main(["--readme", str(readme)]) == 2
     out, err = capsys.readouterr()
-    assert out == "" and err == (f"python -m locomo_repro.bench_perf: error: {readme}: no {perf.BEGIN} … {perf.END} "
+    assert out == "" and err == (f"locomo-repro bench: error: {readme}: no {perf.BEGIN} … {perf.END} "
                                  "lines to write the table between\n")
 
 

@@ -34,7 +34,8 @@ from typing import NamedTuple, NoReturn
 
 from . import official, results, signature
 from .metric import declined
-from .predictions import Predictions, PredictionsError, decoded, parse
+from ..go import flags
+from .predictions import Predictions, PredictionsError, decode, parse, source
 from .stats import go_div, grades, interval, unenumerable
 
 PROG = "locomo-repro compare"
@@ -56,13 +57,9 @@ class CompareError(Exception):
     """Files that cannot be compared, or a bad command line; the message is one line."""
 
 
-class _Parser(argparse.ArgumentParser):
+class _Parser(flags.Parser):
     def error(self, message: str) -> NoReturn:  # one line, no usage dump
         raise CompareError(f"{self.prog}: {message} (see {self.prog} --help)")
-
-    def _get_option_tuples(self, option_string: str) -> list:
-        """Whole flag names only, as the main command (``--form`` is not ``--format``)."""
-        return []
 
 
 class _Mark(NamedTuple):
@@ -95,7 +92,8 @@ class Column:
 def load(path: str) -> results.Results | Predictions:
     """A results file or a predictions file, told apart by its content."""
     try:
-        data = decoded(path)
+        read_once = source(path)  # read once: parsed, then signed
+        data = decode(read_once)
     except PredictionsError as err:
         if _lines_of_json(path):
             raise CompareError(f"{path}: JSON lines, neither a results file nor predictions in the official "
@@ -104,7 +102,7 @@ def load(path: str) -> results.Results | Predictions:
     if results.is_results(data):
         return results.parse(data, path)
     if isinstance(data, list):
-        return parse(data, path)
+        return parse(data, path, read_once.sha256)
     raise CompareError(f"{path}: neither a results file (no \"schema\": \"{results.SCHEMA}\") nor predictions "
                        f"in the official shape (a list of samples); {IMPORT}")
 
@@ -299,7 +297,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         notes.append(f"{blocked}: differences without intervals")
     made = [{"path": path, "kind": "results" if isinstance(got, results.Results) else "predictions",
              "signature": got.signature if isinstance(got, results.Results)
-             else str(signature.predictions(path, signature.KIT))}
+             else str(signature.predictions(path, signature.KIT, sha256=got.sha256))}
             for path, got in zip(args.files, files)]
     sys.stdout.write(render(table, args.format, columns[0].label, notes, made))
     for line in notes:

@@ -95,27 +95,29 @@ FLOAT64_MAX = 1.7976931348623157e308
 
 def read(path: str | Path) -> Predictions:
     """Read and check a predictions file (once, by the kit's one reader); ``path`` is kept as given for reports."""
-    source = _source(path)
-    return parse(_decoded(source), str(path), source.sha256)
+    read_once = source(path)
+    return parse(decode(read_once), str(path), read_once.sha256)
 
 
 def decoded(path: str | Path) -> object:
     """The JSON value of a file as the reference's Go decoder reads it (invalid UTF-8 inside strings becomes
     U+FFFD; NaN, Infinity and a number beyond a float64 are refused: the kit's one reader, ``data.jsonio``); a
     PredictionsError (one line) when it cannot be read or is no JSON."""
-    return _decoded(_source(path))
+    return decode(source(path))
 
 
-def _source(path: str | Path) -> jsonio.Source:
+def source(path: str | Path) -> jsonio.Source:
+    """The bytes of ``path``, read once by the kit's one reader (a PredictionsError when it cannot be read)."""
     try:
         return jsonio.read(path)
     except jsonio.InputError as err:
         raise PredictionsError(str(err)) from None
 
 
-def _decoded(source: jsonio.Source) -> object:
+def decode(read_once: jsonio.Source) -> object:
+    """The JSON value of bytes read by :func:`source`, as :func:`decoded` reads a file."""
     try:
-        return jsonio.loads(source, replace=True)
+        return jsonio.loads(read_once, replace=True)
     except jsonio.InputError as err:
         raise PredictionsError(str(err)) from None
 
