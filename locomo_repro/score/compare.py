@@ -34,6 +34,7 @@ from typing import NamedTuple, NoReturn
 
 from . import official, results, signature
 from .metric import declined
+from ..data import jsonio
 from ..go import flags
 from .predictions import Predictions, PredictionsError, decode, parse, source
 from .stats import go_div, grades, interval, unenumerable
@@ -243,8 +244,8 @@ def render(table: list[dict[str, object]], fmt: str, baseline: str, notes: Seque
            files: Sequence[dict[str, str]]) -> str:
     """The rows in one of ``FORMATS``: markdown and latex rounded to three places, csv and json exact."""
     if fmt == "json":
-        return json.dumps({"schema": SCHEMA, "version": VERSION, "baseline": baseline, "files": list(files),
-                           "notes": list(notes), "rows": table}, indent=2, allow_nan=False) + "\n"
+        return jsonio.dumps({"schema": SCHEMA, "version": VERSION, "baseline": baseline, "files": list(files),
+                             "notes": list(notes), "rows": table}, indent=2) + "\n"
     if fmt == "csv":
         text = io.StringIO()
         writer = csv.writer(text, lineterminator="\n")

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Protocol
 
 from .. import __version__
+from ..data import jsonio
 from ..data.dataset import ANSWERABLE, CATEGORIES
 from .predictions import PredictionsError, _kind, decoded
 from .stats import TAIL, draw_count, interval, unenumerable
@@ -196,7 +197,7 @@ def document(results: Results) -> dict:
 
 def encode(results: Results) -> bytes:
     """A results file's bytes: its JSON value indented by two, UTF-8, ending in a newline."""
-    return (json.dumps(document(results), indent=2, ensure_ascii=False, allow_nan=False) + "\n").encode()
+    return (jsonio.dumps(document(results), indent=2, ensure_ascii=False) + "\n").encode()
 
 
 def run(
