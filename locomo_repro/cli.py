@@ -20,7 +20,7 @@ from pathlib import Path
 
 from . import __version__
 from .bench.names import ARM_SETS, STEPS
-from .data.atomic import flushed, silence_stdout, unwritable, write_files
+from .data.atomic import flushed, silence_stdout, unwritable_all, write_files
 from .data.progress import Progress
 from .go.flags import Parser, UsageError
 from .data.dataset import DatasetError, Sample, load, load_each, resolve
@@ -158,13 +158,6 @@ def predictions(samples: Sequence[Sample], records: dict[str, list[bench.Record]
     return out
 
 
-def writable(path: Path, flag: str = "-out") -> None:
-    """Refuse, before any work, an output path the kit's writer could not write (``atomic.unwritable``:
-    the folder may not exist yet; a FIFO or a device is written through)."""
-    if problem := unwritable(path):
-        raise UsageError(f"{flag} {path}: {problem}")
-
-
 def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     """Carry out a parsed command line."""
     opts = options(args)
@@ -182,14 +175,12 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     # refused before any work; a plug-in read by two readers (bm25, bm25+set) is named once
     plugins = list({part[0].name: part[0] for part in bench.choose(args.arms) if not isinstance(part, str)}.values())
     reader = model(args)
-    if args.out:
-        writable(Path(args.out))
-        if args.sweep:  # the reference ignores -out with -sweep; so does the kit, but says so
-            print(f"{PROG}: note: -out {args.out} is not written with -sweep (as in the reference)", file=sys.stderr)
-    if args.json:
-        writable(Path(args.json), "-json")
-        if args.out and not args.sweep and os.path.realpath(args.out) == os.path.realpath(args.json):
-            raise UsageError(f"-out and -json name the same file, {args.json}")
+    outputs = [(flag, path) for flag, path in (("-out", args.out), ("-json", args.json)) if path]
+    if args.out and args.sweep:  # the reference ignores -out with -sweep; so does the kit, but says so
+        outputs = outputs[1:]
+        print(f"{PROG}: note: -out {args.out} is not written with -sweep (as in the reference)", file=sys.stderr)
+    if problem := unwritable_all(outputs):  # each writable, and no two the same file: before any work
+        raise UsageError(problem)
     from .bench import stream
 
     settings = run_settings(args, opts)

@@ -40,7 +40,9 @@ def test_json_with_stats_is_refused(tmp_path, capsys):
 def test_json_and_out_naming_one_file_are_refused(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("LOCOMO_DATA", str(tmp_path / "never-read.json"))
     err = one_line(capsys, ["-out", str(tmp_path / "x.json"), "-json", str(tmp_path / "x.json")])
-    assert "-out and -json name the same file" in err
+    assert f"-out {tmp_path / 'x.json'} and -json {tmp_path / 'x.json'} name the same file" in err
+    err = one_line(capsys, ["-out", str(tmp_path / "x.json"), "-json", f"{tmp_path}/./x.json"])  # one file, two spellings
+    assert "name the same file" in err
     assert list(tmp_path.iterdir()) == []
 
 

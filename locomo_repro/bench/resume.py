@@ -11,10 +11,10 @@ apart: empty the folder after changing it.
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import astuple
 from pathlib import Path
 
+from ..data import jsonio
 from ..data.atomic import write_atomic
 from . import experiment as bench
 from .stream import Outcome
@@ -38,7 +38,7 @@ class Kept:
     def get(self, sample: str) -> Outcome | None:
         """The kept outcome of a conversation of this run, or None when it was not finished (or is unreadable)."""
         try:
-            kept = json.loads(self.path(sample).read_bytes())
+            kept = jsonio.load(self.path(sample))
             if kept.get("version") != VERSION or kept.get("sample") != sample:
                 return None
             got = _outcome(kept)
@@ -53,7 +53,7 @@ class Kept:
         kept = {"version": VERSION, "sample": outcome.sample, "sessions": outcome.sessions,
                 "questions": outcome.questions, "built": list(outcome.built), "terms": outcome.terms,
                 "bound": outcome.bound, "subjects": list(outcome.subjects), "records": rows}
-        write_atomic(self.path(outcome.sample), json.dumps(kept).encode())
+        write_atomic(self.path(outcome.sample), jsonio.dumps(kept).encode())
 
 
 def _record(row: list) -> bench.Record:
