@@ -360,7 +360,7 @@ class Command:
 COMMANDS: dict[str, Command] = {
     "run": Command("", "the benchmark: the publication's tables, sweeps, -out predictions, plug-ins (default)"),
     "stats": Command("locomo_repro.score.stats", "a predictions file read back: abstention, ROC AUCs, bootstrap"),
-    "official": Command("locomo_repro.score.official", "predictions scored with the official evaluation.py"),
+    "official": Command("locomo_repro.score.crosscheck", "predictions scored with the official evaluation.py"),
     "compare": Command("locomo_repro.score.compare", "results and predictions files side by side, paired"),
     "import": Command("locomo_repro.peers.__main__", "other systems' published answers, converted", ("import",)),
     "table": Command("locomo_repro.peers.__main__", "an imported file's arms side by side, like with like",

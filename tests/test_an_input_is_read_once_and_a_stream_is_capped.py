@@ -19,7 +19,7 @@ from locomo_repro.data import jsonio
 from locomo_repro.peers.__main__ import main as peers_main
 from locomo_repro.refined.__main__ import main as refined_main
 from locomo_repro.report.cli import main as report_main
-from locomo_repro.score import official, signature
+from locomo_repro.score import crosscheck, signature
 
 PREDICTIONS = json.dumps([{"sample_id": "s1", "qa": [
     {"question": "q", "answer": "Paris", "category": 4, "evidence": ["D1:1"], "a_prediction": "Paris",
@@ -62,8 +62,8 @@ def test_a_pipe_is_read_once_and_signed_by_what_was_read(tmp_path, capsys):
     file = tmp_path / "p.json"
     file.write_text(PREDICTIONS)
     digest = signature.digest(PREDICTIONS.encode())
-    for command in (lambda p: cli.main(["-stats", p]), lambda p: official.main(["--kit", "--json", p]),
-                    lambda p: official.main(["--kit", p])):
+    for command in (lambda p: cli.main(["-stats", p]), lambda p: crosscheck.main(["--kit", "--json", p]),
+                    lambda p: crosscheck.main(["--kit", p])):
         assert command(str(file)) == 0
         from_file = capsys.readouterr()
         with pipe(PREDICTIONS.encode()) as path:
@@ -82,7 +82,7 @@ def test_a_stream_longer_than_the_cap_is_refused_in_one_line(tmp_path, capsys, m
     monkeypatch.setattr(jsonio, "MAX_STREAM", 1 << 16)  # /dev/zero is endless: any cap is passed
     says = "/dev/zero: not a regular file and longer than"
     one_line(capsys, cli.main(["-stats", "/dev/zero"]), says)
-    one_line(capsys, official.main(["x.json", "--evaluation-py", "/dev/zero"]), says)
+    one_line(capsys, crosscheck.main(["x.json", "--evaluation-py", "/dev/zero"]), says)
     with pipe(b" " * 1000) as path:  # under the cap: read whole
         one_line(capsys, cli.main(["-stats", path]), path, "not JSON: line 1 column 1001")
 

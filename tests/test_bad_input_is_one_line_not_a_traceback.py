@@ -22,7 +22,7 @@ from locomo_repro.data import dataset
 from locomo_repro.read.chat import ChatBadReply, _parse_reply
 from locomo_repro.refined import judge
 from locomo_repro.refined.__main__ import main as refined_main
-from locomo_repro.score import official, stats
+from locomo_repro.score import crosscheck, stats
 from locomo_repro.score.predictions import PredictionsError
 
 DEEP = "[" * 100_000 + "]" * 100_000
@@ -61,7 +61,7 @@ def test_json_nested_100000_deep_is_one_line_in_every_reader(tmp_path, capsys):
     deep_lines.write_text(DEEP + "\n")
     one_line(capsys, cli.main(["-data", str(deep)]), str(deep), "nested too deeply")
     one_line(capsys, cli.main(["-stats", str(deep)]), str(deep), "nested too deeply")
-    one_line(capsys, official.main([str(deep), "--kit"]), str(deep), "nested too deeply")
+    one_line(capsys, crosscheck.main([str(deep), "--kit"]), str(deep), "nested too deeply")
     one_line(capsys, refined_main(["export", "--data", str(deep), "--out", str(tmp_path / "o")]),
              str(deep), "nested too deeply")
     one_line(capsys, refined_main(["score", "--questions", str(deep_lines), "--predictions", str(deep_lines)]),

@@ -16,7 +16,7 @@ from locomo_repro.go import flags
 from locomo_repro.refined import judge
 from locomo_repro.refined.__main__ import main as refined_main
 from locomo_repro.report.cli import main as report_main
-from locomo_repro.score import golden, official, signature, stats
+from locomo_repro.score import crosscheck, golden, signature, stats
 
 
 def status(command, argv: list[str]) -> int:
@@ -36,7 +36,7 @@ def one_line(capsys, code: int, *parts: str) -> str:
 
 
 ABBREVIATED = [
-    (official.main, ["x.json", "--eval", "e.py"], "--eval"),
+    (crosscheck.main, ["x.json", "--eval", "e.py"], "--eval"),
     (refined_main, ["score", "--pred", "p.jsonl"], "--pred"),
     (cli.main, ["import", "--arm", "a=x.json", "--ou", "o.json"], "--ou"),
     (report_main, ["--onl", "1"], "--onl"),

@@ -16,7 +16,7 @@ from locomo_repro.data import jsonio
 from locomo_repro.peers.__main__ import main as peers_main
 from locomo_repro.refined.__main__ import main as refined_main
 from locomo_repro.report.cli import main as report_main
-from locomo_repro.score import official
+from locomo_repro.score import crosscheck
 
 
 def sample(question: str = "Where did Ann go?", text: str = "I went to Paris yesterday.", answer: object = "Paris",
@@ -98,7 +98,7 @@ def test_every_command_refuses_a_lone_surrogate_and_nan(tmp_path, capsys, matplo
     lone_says, nan_says = "escape that is not half of a surrogate pair", "NaN is no JSON number"
     for path, says in ((lone, lone_says), (nan, nan_says)):
         one_line(capsys, cli.main(["-stats", str(path)]), str(path), says)
-        one_line(capsys, official.main([str(path), "--kit"]), str(path), says)
+        one_line(capsys, crosscheck.main([str(path), "--kit"]), str(path), says)
         one_line(capsys, peers_main(["table", str(path)]), str(path), says)
         one_line(capsys, report_main(["--predictions", str(path), "-o", str(tmp_path / "r.html")]), str(path), says)
     mem0 = tmp_path / "mem0.json"

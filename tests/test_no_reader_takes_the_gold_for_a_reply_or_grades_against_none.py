@@ -10,7 +10,7 @@ import pytest
 
 from locomo_repro import cli
 from locomo_repro.peers.__main__ import main as peers_main
-from locomo_repro.score import official
+from locomo_repro.score import crosscheck
 
 MEM0 = {"0": [{"question": "When did Caroline go to the LGBTQ support group?", "answer": "7 May 2023",
                "response": "I do not know", "category": "2"}]}
@@ -56,5 +56,5 @@ def test_a_question_without_an_answer_is_refused_by_every_reader(tmp_path, capsy
     says = "s1 qa[0]: neither answer nor adversarial_answer"
     one_line(capsys, peers_main(["table", str(path)]), str(path), says)
     one_line(capsys, cli.main(["-stats", str(path)]), str(path), says)
-    one_line(capsys, official.main([str(path), "--kit"]), str(path), says)
-    one_line(capsys, official.main([str(path), "--kit", "--json"]), str(path), says)
+    one_line(capsys, crosscheck.main([str(path), "--kit"]), str(path), says)
+    one_line(capsys, crosscheck.main([str(path), "--kit", "--json"]), str(path), says)

@@ -21,7 +21,7 @@ from locomo_repro import claims
 
 from locomo_repro.data import dataset
 
-from locomo_repro.score import official
+from locomo_repro.score import crosscheck, official
 from locomo_repro.score.predictions import PredictionsError, parse
 
 REFERENCE_FILES = ("answers.json", "answers-walk.json", "answers-factor.json")
@@ -331,15 +331,15 @@ def test_official_scorer_keeps_the_progress_lines_off_stdout(fake, capsys):
 def test_main_scores_each_file_and_names_it_when_there_are_several(tmp_path, capsys):
     path = tmp_path / "small.json"
     path.write_text(json.dumps(SMALL))
-    assert official.main(["--kit", str(path)]) == 0
+    assert crosscheck.main(["--kit", str(path)]) == 0
     assert capsys.readouterr().out == SMALL_REPORT
-    assert official.main(["--kit", str(path), str(path)]) == 0
+    assert crosscheck.main(["--kit", str(path), str(path)]) == 0
     assert capsys.readouterr().out == f"{path}:{SMALL_REPORT}" * 2
 
 
 def test_main_without_the_official_file_says_so_and_exits_2(fake, tmp_path, capsys):
     path = tmp_path / "small.json"
     path.write_text(json.dumps(SMALL))
-    assert official.main([str(path), "--evaluation-py", str(fake)]) == 2
+    assert crosscheck.main([str(path), "--evaluation-py", str(fake)]) == 2
     out, err = capsys.readouterr()
     assert out == "" and "sha256" in err and err.count("\n") == 1

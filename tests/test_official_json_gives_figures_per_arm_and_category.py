@@ -10,7 +10,7 @@ import json
 import pytest
 
 from locomo_repro.score import mem0
-from locomo_repro.score.official import main
+from locomo_repro.score.crosscheck import main
 
 
 def qa(category, answer, reply, **extra):

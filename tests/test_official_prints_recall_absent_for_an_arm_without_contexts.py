@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from locomo_repro.score.official import main
+from locomo_repro.score.crosscheck import main
 
 
 def qa(category, answer, reply):

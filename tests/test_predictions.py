@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from locomo_repro.score import official
+from locomo_repro.score import crosscheck
 
 from locomo_repro.score import stats
 from locomo_repro.score.predictions import Prediction, PredictionsError, parse, read
@@ -171,7 +171,7 @@ def test_a_missing_file(tmp_path):
         read(tmp_path / "absent.json")
 
 
-@pytest.mark.parametrize("command", [stats.main, lambda argv: official.main(["--kit", *argv])])
+@pytest.mark.parametrize("command", [stats.main, lambda argv: crosscheck.main(["--kit", *argv])])
 def test_commands_print_one_line_and_exit_2(tmp_path, capsys, command):
     path = tmp_path / "p.json"
     path.write_text(json.dumps([{"sample_id": "conv-7", "qa": [question(), question(category=9)]}]))

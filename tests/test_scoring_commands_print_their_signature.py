@@ -11,7 +11,7 @@ from locomo_repro import cli
 from locomo_repro.data import dataset
 from locomo_repro.go.json import dumps
 from locomo_repro.refined.__main__ import main as refined_main
-from locomo_repro.score import official, signature, stats
+from locomo_repro.score import crosscheck, signature, stats
 
 #: A two-question, one-arm predictions file in the official shape.
 PREDICTIONS = [
@@ -66,7 +66,7 @@ def test_the_cross_check_prints_one_signature_per_file(tmp_path, capsys):
     one, two = tmp_path / "one.json", tmp_path / "two.json"
     one.write_bytes(dumps(PREDICTIONS).encode())
     two.write_bytes(dumps(PREDICTIONS[:1] + [{**PREDICTIONS[0], "sample_id": "conv-2"}]).encode())
-    assert official.main([str(one), str(two), "--kit"]) == 0
+    assert crosscheck.main([str(one), str(two), "--kit"]) == 0
     out, err = capsys.readouterr()
     assert "signature" not in out
     assert signature_lines(err) == [
@@ -91,7 +91,7 @@ def test_refined_score_carries_the_signature_in_its_summary_and_on_stderr(tmp_pa
 def test_official_json_carries_each_file_signature_beside_its_arms(tmp_path, capsys):
     path = tmp_path / "p.json"
     path.write_bytes(dumps(PREDICTIONS).encode())
-    assert official.main([str(path), "--json", "--kit"]) == 0
+    assert crosscheck.main([str(path), "--json", "--kit"]) == 0
     out, err = capsys.readouterr()
     found = json.loads(out)[str(path)]
     assert found["signature"] == str(signature.predictions(path, "kit"))

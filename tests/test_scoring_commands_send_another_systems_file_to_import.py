@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from locomo_repro.peers.formats import detect
-from locomo_repro.score import official, stats
+from locomo_repro.score import crosscheck, stats
 
 SHAPED = {
     "mem0": {"0": [{"question": "q?", "answer": "a", "response": "r", "category": 1, "llm_score": 1}]},
@@ -22,7 +22,7 @@ SHAPED = {
 
 
 @pytest.mark.parametrize("kind", SHAPED)
-@pytest.mark.parametrize("command", [stats.main, lambda argv: official.main([*argv, "--kit"])],
+@pytest.mark.parametrize("command", [stats.main, lambda argv: crosscheck.main([*argv, "--kit"])],
                          ids=["stats", "official"])
 def test_the_file_is_named_with_its_shape_and_sent_to_import(kind, command, tmp_path, capsys):
     path = tmp_path / f"{kind}.json"
