@@ -58,12 +58,18 @@ def report(found: dict[int, dict[int, float]], named: bool = False) -> str:
     )
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def parser() -> flags.Parser:
+    """This command's flags (the docs' commands are parsed with it)."""
     p = flags.Parser(prog="locomo-repro reach", description=__doc__.splitlines()[0])
     p.add_argument("--data", "-data", metavar="PATH", help="the dataset (default: LOCOMO_DATA, else the cache)")
     p.add_argument("--only", "-only", type=int, default=0, metavar="N", help="only the first N conversations")
     p.add_argument("--named", "-named", action="store_true",
                    help="name each category by number and official name, in number order (not the reference's lines)")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = parser()
     args = p.parse(argv)
     if args.only < 0:
         print(f"{p.prog}: error: --only takes a count of 0 or more, got {args.only}", file=sys.stderr)

@@ -277,7 +277,7 @@ def _score_options(parser: argparse.ArgumentParser, default_metrics: list[str]) 
                              "read from its src/llm_judge.py (refined or original; default refined)")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def parser() -> argparse.ArgumentParser:
     parser = flags.Parser(prog="locomo-repro refined",
                                      description="LoCoMo-Refined files, scores and judge.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -327,7 +327,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
-        args = build_parser().parse_args(argv)
+        args = parser().parse_args(argv)
         return flushed(args.run(args))
     except (Usage, InputError, flags.UsageError) as exc:
         _err(f"error: {exc}")

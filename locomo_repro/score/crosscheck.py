@@ -16,25 +16,31 @@ from .official import (ENV, EVALUATION_SHA256, OfficialUnavailable, blind, kit_e
 from .predictions import PredictionsError, read
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """``locomo-repro official FILE... [--evaluation-py PATH] [--kit]``."""
-    parser = flags.Parser(
+def parser() -> flags.Parser:
+    """This command's flags (the docs' commands are parsed with it)."""
+    p = flags.Parser(
         prog="locomo-repro official",
         description="Score predictions files with the official evaluation.py: F1 and recall by category and arm.",
     )
-    parser.add_argument("files", nargs="+", metavar="FILE", help="predictions JSON in the official LoCoMo shape")
-    parser.add_argument(
+    p.add_argument("files", nargs="+", metavar="FILE", help="predictions JSON in the official LoCoMo shape")
+    p.add_argument(
         "--evaluation-py", metavar="PATH", help=f"the official evaluation.py (default ${ENV}, else the cache)"
     )
-    parser.add_argument(
+    p.add_argument(
         "--kit", action="store_true", help="score with the kit's own metric instead of the official file"
     )
-    parser.add_argument(
+    p.add_argument(
         "--json", action="store_true",
         help="print {file: {arm: {category 1-5 and overall: n, f1, recall, judge, mem0_f1, mem0_bleu}}, "
              "with the file's \"signature\" beside its arms} instead",
     )
-    args = parser.parse(argv)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``locomo-repro official FILE... [--evaluation-py PATH] [--kit]``."""
+    p = parser()
+    args = p.parse(argv)
     name = signature.KIT if args.kit else signature.official_scorer(EVALUATION_SHA256)
     try:
         scorer = kit_eval_question_answering if args.kit else official_scorer(args.evaluation_py)

@@ -408,31 +408,37 @@ def read_dataset(path: str | os.PathLike[str] | None) -> list[dict[str, Any]]:
         raise GoldenError(f"cannot read dataset: {exc}") from None
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Regenerate the golden files; a bad input is one line on stderr and exit status 2."""
-    parser = flags.Parser(
+def parser() -> flags.Parser:
+    """This command's flags (the docs' commands are parsed with it)."""
+    p = flags.Parser(
         prog="locomo-repro golden",
         description="Rebuild golden/*.tsv with the official LoCoMo scorer (or the kit's metric).",
     )
-    where = parser.add_mutually_exclusive_group(required=True)
+    where = p.add_mutually_exclusive_group(required=True)
     where.add_argument("--out", type=Path, help="directory to write the five files to")
     where.add_argument("--check", action="store_true",
                        help="write nothing: compare the rebuilt files with the kit's own, byte for byte "
                        "(exit status 1 when one differs)")
-    parser.add_argument("--data", help="locomo10.json (default: $LOCOMO_DATA)")
-    parser.add_argument(
+    p.add_argument("--data", help="locomo10.json (default: $LOCOMO_DATA)")
+    p.add_argument(
         "--scorer",
         choices=("official", "kit"),
         default="official",
         help="official: the authors' evaluation.py (default); kit: this package's metric",
     )
-    parser.add_argument(
+    p.add_argument(
         "--evaluation-py",
         type=Path,
         help="a local copy of the pinned evaluation.py (default: $LOCOMO_EVALUATION_PY, else the cache, "
         "else download)",
     )
-    args = parser.parse(argv)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Regenerate the golden files; a bad input is one line on stderr and exit status 2."""
+    p = parser()
+    args = p.parse(argv)
     try:
         if args.scorer == "kit" and args.evaluation_py is not None:
             raise GoldenError("--evaluation-py goes with --scorer official")

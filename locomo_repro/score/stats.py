@@ -339,19 +339,25 @@ def report(path_as_given: str, samples: object) -> str:
     return render(parse(samples, path_as_given))
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """``locomo-repro stats FILE``: print the report; a bad file is one line on stderr, exit 2."""
-    parser = flags.Parser(
+def parser() -> flags.Parser:
+    """This command's flags (the docs' commands are parsed with it)."""
+    p = flags.Parser(
         prog="locomo-repro stats",
         usage="%(prog)s [-h] FILE",
         description="Read a predictions file back: constant abstention, ROC AUCs, exact bootstrap intervals.",
     )
-    parser.add_argument("file", nargs="?", metavar="FILE", help="predictions JSON in the official LoCoMo shape")
+    p.add_argument("file", nargs="?", metavar="FILE", help="predictions JSON in the official LoCoMo shape")
     # an unknown flag is reported before a missing file, and either in one line
-    args, unknown = parser.parse_known_args(argv)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``locomo-repro stats FILE``: print the report; a bad file is one line on stderr, exit 2."""
+    p = parser()
+    args, unknown = p.parse_known_args(argv)
     if unknown or args.file is None:
         problem = f"unrecognized arguments: {' '.join(unknown)}" if unknown else "a predictions FILE is required"
-        print(f"{parser.prog}: error: {problem}", file=sys.stderr)
+        print(f"{p.prog}: error: {problem}", file=sys.stderr)
         return 2
     try:
         predictions = read(args.file)
