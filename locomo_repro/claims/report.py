@@ -4,17 +4,21 @@
 
 prints the count of claims per status and every claim that is not simply
 reproduced, with the published and the measured value; exit 1 when any claim
-fails.
+fails.  Progress goes to stderr: a line per measurement the lab makes (each
+build with the runs asked of it, the official scorer's table, reach, the
+timed default run), and on a terminal a bar of the claims measured.
 """
 
 from __future__ import annotations
 
 import math
+import os
 import sys
+import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TextIO
 
 from tabulate import tabulate
 
@@ -25,7 +29,7 @@ from ..data.atomic import unwritable_all, write_files
 from .agree import agrees, agrees_recorded, expected, show
 from .lab import Lab, NotAtHand
 from .manifest import REFUTING, STATUSES, Claim, Manifest, ManifestError, load
-from .measures import Unverifiable, measure
+from .measures import Unverifiable, measure, runs
 
 DESCRIPTION = "Every number the published README states, measured with the kit."
 
@@ -160,6 +164,59 @@ def _one_line(text: str | None) -> str:
     return " ".join((text or "").split())
 
 
+class Progress:
+    """Claims being measured, said on ``out``: a line per measurement the lab makes (``note``) and, on a
+    terminal, a bar of the claims measured so far redrawn in place; elsewhere a line of the count when ten
+    seconds pass without one."""
+
+    def __init__(self, out: TextIO, prog: str, every: float = 10.0):
+        self.out, self.prog, self.every = out, prog, every
+        self.bar = out.isatty()
+        self.done = self.total = 0
+        self.said = time.monotonic()
+
+    def _line(self, text: str) -> None:
+        print(f"\r\033[K{self.prog}: {text}" if self.bar else f"{self.prog}: {text}", file=self.out, flush=True)
+        self.said = time.monotonic()
+        self._draw()
+
+    def _draw(self) -> None:
+        if self.bar and self.total:
+            filled = 30 * self.done // self.total
+            print(f"\r[{'#' * filled}{'.' * (30 - filled)}] {self.done}/{self.total} claims", end="", file=self.out,
+                  flush=True)
+
+    def note(self, text: str) -> None:
+        """One measurement made (the lab's ``progress``)."""
+        self._line(text)
+
+    def step(self, done: int, total: int) -> None:
+        """``done`` of ``total`` claims measured."""
+        self.done, self.total = done, total
+        if self.bar:
+            self._draw()
+        elif done == total or time.monotonic() - self.said >= self.every:
+            self._line(f"{done}/{total} claims measured")
+        if self.bar and done == total:
+            print(f"\r\033[K{self.prog}: {done}/{total} claims measured", file=self.out, flush=True)
+
+
+def measured(manifest: Manifest, samples: Sequence[Any], data: str | os.PathLike[str] | None,
+             progress: Progress | None = None, lab: Lab | None = None) -> list[Verdict]:
+    """Every claim of ``manifest`` measured and judged, in manifest order, by a lab planned for all their runs
+    (``lab``: one made already, planned here too)."""
+    if lab is None:
+        lab = Lab(samples, data, progress=progress.note if progress else None)
+    for run in runs(manifest):
+        lab.plan(run.settings)
+    verdicts = []
+    for claim in manifest.claims:
+        verdicts.append(verdict(claim, lab, manifest))
+        if progress is not None:
+            progress.step(len(verdicts), len(manifest.claims))
+    return verdicts
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``locomo-repro claims``: measure every claim, print the status table; exit 1 if any fails."""
     p = flags.Parser(prog="locomo-repro claims", description=DESCRIPTION)
@@ -178,8 +235,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ManifestError, dataset.DatasetError) as err:
         print(f"locomo-repro: {err}", file=sys.stderr)
         return 2
-    lab = Lab(samples, args.data)
-    verdicts = [verdict(c, lab, manifest) for c in manifest.claims]
+    verdicts = measured(manifest, samples, args.data, Progress(sys.stderr, "locomo-repro claims"))
     sys.stdout.write(summary(verdicts))
     others = sum(n.count for n in manifest.not_claims)
     head = (
