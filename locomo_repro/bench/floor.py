@@ -13,25 +13,35 @@ byte for byte against the reference's ``-sweep floor``.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ..score.metric import grade
 from ..text.lexicon import DECLINE
 from .experiment import Record
 
 
+class Floors:
+    """A run made at floor 0 (every arm's records, the arms asked the same questions in the same order),
+    read at any floor; each record's declined form is made once, however many floors decline it."""
+
+    def __init__(self, run: dict[str, list[Record]]):
+        self.run = run
+        self._grades: dict[int, float] = {}  # a declined reply's grade per question, the same for every arm
+        self._declined: dict[str, dict[int, Record]] = {arm: {} for arm in run}
+
+    def _decline(self, arm: str, i: int, r: Record) -> Record:
+        got = self._declined[arm].get(i)
+        if got is None:
+            if i not in self._grades:
+                self._grades[i] = grade(r.category, DECLINE, r.answer)
+            got = self._declined[arm][i] = Record(r.sample, r.question, r.answer, r.category, r.evidence, DECLINE,
+                                                  r.context, r.sure, self._grades[i], r.recall)
+        return got
+
+    def at(self, floor: float) -> dict[str, list[Record]]:
+        """Every arm's records as the same run at ``floor`` makes them."""
+        return {arm: [r if r.sure >= floor else self._decline(arm, i, r) for i, r in enumerate(records)]
+                for arm, records in self.run.items()}
+
+
 def at_floor(run: dict[str, list[Record]], floor: float) -> dict[str, list[Record]]:
     """Every arm's records of ``run`` (made at floor 0) as the same run at ``floor`` makes them."""
-    declined: dict[int, float] = {}  # a declined reply's grade per question, the same for every arm
-    out: dict[str, list[Record]] = {}
-    for arm, records in run.items():
-        got = []
-        for i, r in enumerate(records):
-            if r.sure >= floor:
-                got.append(r)
-                continue
-            if i not in declined:
-                declined[i] = grade(r.category, DECLINE, r.answer)
-            got.append(replace(r, reply=DECLINE, score=declined[i]))
-        out[arm] = got
-    return out
+    return Floors(run).at(floor)

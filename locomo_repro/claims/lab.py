@@ -30,7 +30,7 @@ from typing import Any
 from ..bench import experiment as bench
 from ..bench import reach as bench_reach
 from ..bench import stream
-from ..bench.floor import at_floor
+from ..bench.floor import Floors, at_floor
 from ..bench.stream import Outcome, Settings
 from ..read.reader import Options
 from ..score import official
@@ -97,6 +97,7 @@ class Lab:
         self._passes: dict[Build, list[Options]] = {}
         self._outcomes: dict[Build, list[Outcome]] = {}
         self._records: dict[tuple[Build, Options], dict[str, list[bench.Record]]] = {}
+        self._floors: dict[tuple[Build, Options], Floors] = {}
         self._reach: dict[int, dict] = {}
         self._cache: dict[tuple, Any] = {}
         self.values: dict[str, Any] = {}
@@ -158,15 +159,16 @@ class Lab:
         key = (run.build, options)
         if key not in self._records:
             base = (run.build, _floor0(options))
-            if base not in self._records:
+            if base not in self._floors:
                 self._ask(run.build, [base[1]])
                 i = self._passes[run.build].index(base[1])
                 joined: dict[str, list[bench.Record]] = {}
                 for o in self._outcomes[run.build]:
                     for arm, got in o.records[i].items():
                         joined.setdefault(arm, []).extend(got)
-                self._records[base] = joined
-            self._records[key] = _at(self._records[base], options.floor)
+                self._floors[base] = Floors(joined)
+            floors = self._floors[base]
+            self._records[key] = floors.run if options.floor == 0 else floors.at(options.floor)
         return self._records[key]
 
     def tally(self, run: Run | str, arm: str, **settings: float) -> bench.Tally:

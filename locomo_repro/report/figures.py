@@ -22,7 +22,7 @@ from typing import Any, TextIO
 
 from .. import claims
 from ..bench import experiment as bench
-from ..bench.floor import at_floor
+from ..bench.floor import Floors
 from ..data import jsonio
 from ..data.dataset import ANSWERABLE, CATEGORIES
 from ..score import stats
@@ -124,8 +124,9 @@ def tradeoff(run: dict[str, list[bench.Record]], floors: Sequence[float] = FLOOR
     floors equal ``-sweep floor``'s (tested).
     """
     out: list[Point] = []
+    each = Floors(run)
     for floor in floors:
-        at = at_floor(run, floor)
+        at = each.at(floor)
         for arm in sorted(at):
             t = bench.Tally(at[arm])
             out.append(Point(arm, float(floor), t.quiet_share(), t.mean(ANSWERABLE), t.mean((stats.ADVERSARIAL,))))
