@@ -1,9 +1,9 @@
 """Imports only go down the layers: no module of the kit reaches up to a layer above its own.
 
 The layers, lowest first, are the subpackages' order in the data's path (each subpackage's docstring
-names what it may import); top-level modules are the command line and its thin ``python -m`` entries,
-the top floor: no subpackage imports them, so a run or a measurement is a function of its settings, never
-of a command line.  A module may import its own layer and any layer below; this test reads every import
+names what it may import); the top-level modules are the command line (``cli``, ``__main__``), the top
+floor: no subpackage imports them, so a run or a measurement is a function of its settings, never of a
+command line.  A module may import its own layer and any layer below; this test reads every import
 statement of the package, the function-local ones included.
 """
 
@@ -18,7 +18,7 @@ import locomo_repro
 
 PACKAGE = Path(locomo_repro.__file__).parent
 
-#: Lowest first.  Modules at the package's top level (the command line and its entries) are the top floor.
+#: Lowest first.  Modules at the package's top level (the command line) are the top floor.
 LAYERS = ["go", "text", "data", "memory", "arms", "read", "score", "bench", "refined", "peers", "claims", "report", ""]
 
 

@@ -5,7 +5,9 @@ no cite or the confidence is under the floor, and nothing else in a reply
 depends on it (``read.reader``); a record's context, confidence and evidence
 recall are the memory's, read before the gate.  So the run at floor 0 gives
 the run at any floor: each record whose confidence is under the floor becomes
-the declined reply, graded as a declined reply is graded.  The report's
+the declined reply, graded as a declined reply is graded.  A reply given
+without a confidence (an answering plug-in's) is never declined, as a run
+takes it (``experiment.taken``).  The report's
 trade-off and the claims' runs take every floor this way (one run where a
 sweep made one per floor); the tests hold it to runs made at each floor,
 byte for byte against the reference's ``-sweep floor``.
@@ -38,7 +40,8 @@ class Floors:
 
     def at(self, floor: float) -> dict[str, list[Record]]:
         """Every arm's records as the same run at ``floor`` makes them."""
-        return {arm: [r if r.sure >= floor else self._decline(arm, i, r) for i, r in enumerate(records)]
+        return {arm: [r if r.sure is None or r.sure >= floor else self._decline(arm, i, r)
+                      for i, r in enumerate(records)]
                 for arm, records in self.run.items()}
 
 

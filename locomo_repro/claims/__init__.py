@@ -49,7 +49,7 @@ from .lab import Lab, NotAtHand, check_table
 from .manifest import REFUTING, STATUSES, Claim, Manifest, ManifestError, NotClaim, default_path, load, validate
 from .measures import KINDS, ROWS, Unverifiable, kind, measure, runs
 from .numbers import FRACTION_WORDS, NUMBER_WORDS, SIMPLE_FRACTIONS, figure, names_fraction, numbers, split_sections
-from .report import Progress, Verdict, main, measured, summary, verdict
+from .report import Verdict, main, measured, summary, verdict
 from .runs import Run, parse_run
 
 __all__ = [
@@ -58,6 +58,6 @@ __all__ = [
     "REFUTING", "STATUSES", "Claim", "Manifest", "ManifestError", "NotClaim", "default_path", "load", "validate",
     "KINDS", "ROWS", "Unverifiable", "kind", "measure", "runs",
     "FRACTION_WORDS", "NUMBER_WORDS", "SIMPLE_FRACTIONS", "figure", "names_fraction", "numbers", "split_sections",
-    "Progress", "Verdict", "main", "measured", "summary", "verdict",
+    "Verdict", "main", "measured", "summary", "verdict",
     "Run", "parse_run",
 ]

@@ -4,9 +4,10 @@
 
 prints the count of claims per status and every claim that is not simply
 reproduced, with the published and the measured value; exit 1 when any claim
-fails.  Progress goes to stderr: a line per measurement the lab makes (each
-build with the runs asked of it, the official scorer's table, reach, the
-timed default run), and on a terminal a bar of the claims measured.
+fails.  Progress goes to stderr (``data.progress``): a line per measurement
+the lab makes (each build with the runs asked of it, the official scorer's
+table, reach, the timed default run), and the claims measured: a bar on a
+terminal, else a line every ten seconds.
 """
 
 from __future__ import annotations
@@ -14,11 +15,10 @@ from __future__ import annotations
 import math
 import os
 import sys
-import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import Any
 
 from tabulate import tabulate
 
@@ -26,6 +26,7 @@ from ..go import flags
 from ..data import dataset
 from ..data import jsonio
 from ..data.atomic import unwritable_all, write_files
+from ..data.progress import Progress
 from .agree import agrees, agrees_recorded, expected, show
 from .lab import Lab, NotAtHand
 from .manifest import REFUTING, STATUSES, Claim, Manifest, ManifestError, load
@@ -164,56 +165,20 @@ def _one_line(text: str | None) -> str:
     return " ".join((text or "").split())
 
 
-class Progress:
-    """Claims being measured, said on ``out``: a line per measurement the lab makes (``note``) and, on a
-    terminal, a bar of the claims measured so far redrawn in place; elsewhere a line of the count when ten
-    seconds pass without one."""
-
-    def __init__(self, out: TextIO, prog: str, every: float = 10.0):
-        self.out, self.prog, self.every = out, prog, every
-        self.bar = out.isatty()
-        self.done = self.total = 0
-        self.said = time.monotonic()
-
-    def _line(self, text: str) -> None:
-        print(f"\r\033[K{self.prog}: {text}" if self.bar else f"{self.prog}: {text}", file=self.out, flush=True)
-        self.said = time.monotonic()
-        self._draw()
-
-    def _draw(self) -> None:
-        if self.bar and self.total:
-            filled = 30 * self.done // self.total
-            print(f"\r[{'#' * filled}{'.' * (30 - filled)}] {self.done}/{self.total} claims", end="", file=self.out,
-                  flush=True)
-
-    def note(self, text: str) -> None:
-        """One measurement made (the lab's ``progress``)."""
-        self._line(text)
-
-    def step(self, done: int, total: int) -> None:
-        """``done`` of ``total`` claims measured."""
-        self.done, self.total = done, total
-        if self.bar:
-            self._draw()
-        elif done == total or time.monotonic() - self.said >= self.every:
-            self._line(f"{done}/{total} claims measured")
-        if self.bar and done == total:
-            print(f"\r\033[K{self.prog}: {done}/{total} claims measured", file=self.out, flush=True)
-
-
 def measured(manifest: Manifest, samples: Sequence[Any], data: str | os.PathLike[str] | None,
              progress: Progress | None = None, lab: Lab | None = None) -> list[Verdict]:
     """Every claim of ``manifest`` measured and judged, in manifest order, by a lab planned for all their runs
-    (``lab``: one made already, planned here too)."""
+    (``lab``: one made already, planned here too).  ``progress`` counts the claims and says each measurement
+    the lab makes (a new lab's; one given says them where it was told to)."""
     if lab is None:
-        lab = Lab(samples, data, progress=progress.note if progress else None)
+        lab = Lab(samples, data, progress=progress.say if progress else None)
     for run in runs(manifest):
         lab.plan(run.settings)
     verdicts = []
     for claim in manifest.claims:
         verdicts.append(verdict(claim, lab, manifest))
         if progress is not None:
-            progress.step(len(verdicts), len(manifest.claims))
+            progress.advance()
     return verdicts
 
 
@@ -235,7 +200,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ManifestError, dataset.DatasetError) as err:
         print(f"locomo-repro: {err}", file=sys.stderr)
         return 2
-    verdicts = measured(manifest, samples, args.data, Progress(sys.stderr, "locomo-repro claims"))
+    with Progress("claims", len(manifest.claims), verb="measured") as progress:
+        verdicts = measured(manifest, samples, args.data, progress)
     sys.stdout.write(summary(verdicts))
     others = sum(n.count for n in manifest.not_claims)
     head = (

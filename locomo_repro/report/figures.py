@@ -24,6 +24,7 @@ from .. import claims
 from ..bench import experiment as bench
 from ..bench.floor import Floors
 from ..data import jsonio
+from ..data.progress import Progress
 from ..data.dataset import ANSWERABLE, CATEGORIES
 from ..score import stats
 from ..score.predictions import Predictions
@@ -240,9 +241,13 @@ def read_verdicts(source: str | jsonio.Source, manifest: Any) -> Claims:
 
 def measured_claims(manifest: Any, lab: claims.Lab, progress: TextIO | None) -> Claims:
     """Every claim measured now, as ``locomo-repro claims`` measures it (``claims.measured``), by
-    ``lab`` (the report's own, so the builds it made already serve the claims too): a minute or so."""
-    shown = claims.Progress(progress, "locomo-repro report") if progress is not None else None
-    verdicts = claims.measured(manifest, lab.samples, lab.data_path, shown, lab)
+    ``lab`` (the report's own, so the builds it made already serve the claims too): a minute or so;
+    ``progress`` is told how far (``data.progress``)."""
+    if progress is None:
+        verdicts = claims.measured(manifest, lab.samples, lab.data_path, None, lab)
+    else:
+        with Progress("claims", len(manifest.claims), progress, verb="measured") as shown:
+            verdicts = claims.measured(manifest, lab.samples, lab.data_path, shown, lab)
     counts = Counter(v.claim.status for v in verdicts)
     rows = tuple(
         ClaimRow(v.claim.id, v.claim.status, v.claim.published, v.shown, _one_line(v.claim.reason), v.ok)
