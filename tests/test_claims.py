@@ -370,13 +370,28 @@ def test_a_build_is_made_once_for_every_run_planned_of_it(samples):
     lab = claims.Lab(one, plan=[claims.parse_run(flags).settings for flags in ("", "-k 20", "-sweep floor")],
                      progress=said.append)
     default = lab.records("")
-    assert said == ["the default build: 1 conversations built and asked 2 ways (" + said[0].split("(")[1]]
+    assert said == ["-arms main: 1 conversations built and asked 2 ways (" + said[0].split("(")[1]]
     # the planned runs and every floor come from that one build, each at floor 0 and read at its floor
     assert lab.records("-k 20") is lab.records("-k 20") and lab.records("-floor 0.5") and len(said) == 1
     assert lab.records("", floor=0.3) is default
     # a run outside the plan builds again, for that run alone
     lab.records("-span 3")
-    assert len(said) == 2 and said[1].startswith("the default build: 1 conversations built and asked 1 way (")
+    assert len(said) == 2 and said[1].startswith("-arms main: 1 conversations built and asked 1 way (")
+
+
+@pytest.mark.slow
+def test_arm_sets_asked_the_same_settings_are_one_build_and_each_gets_its_own_records(samples):
+    one = samples[:1]
+    said: list[str] = []
+    runs = [claims.parse_run(f"-arms {name}") for name in bench.ARM_SETS]
+    lab = claims.Lab(one, plan=[run.settings for run in [*runs, claims.parse_run("-k 20")]], progress=said.append)
+    for run in runs:
+        got = lab.records(run)
+        alone = bench.run(bench.build(one, run.arms), Options())
+        assert list(got) == list(alone) and got == alone, run.arms
+    assert len(said) == 1 and said[0].startswith(f"-arms {','.join(bench.ARM_SETS)}: 1 conversations built and asked 1 way")
+    # -k 20 is planned for the default arm set alone: its own build, the other sets are not asked it
+    assert set(lab.records("-k 20")) == set(bench.ARM_SETS["main"]) and len(said) == 2
 
 
 @pytest.mark.slow

@@ -1,18 +1,21 @@
 """The lab: every build, run, predictions file, reach and timing the claims measure, each made once.
 
-A build (arm set, blind, derived facts, coreference) is made once per lab, as
-a run makes it (``bench.stream.outcomes``): in worker processes, one
-conversation at a time, each conversation built, asked every way the lab
-asks that build (``Settings.also``) and let go.  The lab keeps each
+A build is made as a run makes it (``bench.stream.outcomes``): in worker
+processes, one conversation at a time, each conversation built, asked every
+way the lab asks it (``Settings.also``) and let go.  The lab keeps each
 conversation's outcome (its build counts and every arm's records per pass),
 never the built memories.  Every pass is asked at floor 0 and read at any
 floor afterwards (``bench.floor``), so a sweep of the floor is one pass.
 
 The lab's plan names every run it will be asked for (the claims of a
-manifest, the report's figures, a test session's commands), so that the
-first run asked of a build asks it all of that build's passes at once.  A
-run outside the plan is made when asked; if its build was made already, it
-is built again for it.
+manifest, the report's figures, a test session's commands).  The first run
+that needs a pass has it asked, in one build, of every arm set the plan asks
+it of (with the same blind, derived facts and coreference: ``-arms`` takes
+several sets, and an arm two sets share is built once), together with every
+other pass the plan asks of exactly those sets: the publication's arm sets
+at the default settings are one build, the default arm set's other settings
+(sweeps, k 2000, ...) another.  A run outside the plan is made when asked,
+in a build of its own.
 
 Nothing here reads a command line: a run is its settings (``bench.stream.Settings``,
 ``read.reader.Options``); ``runs`` reads a claim's flags into them.
@@ -23,22 +26,23 @@ from __future__ import annotations
 import os
 import resource
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..bench import experiment as bench
 from ..bench import reach as bench_reach
 from ..bench import stream
 from ..bench.floor import Floors, at_floor
+from ..bench.names import ARM_SETS
 from ..bench.stream import Outcome, Settings
 from ..read.reader import Options
 from ..score import official
 from ..score.predictions import Predictions, parse
 from .runs import Run, cast, parse_run
 
-#: What a build is made with: arm set, blind, derived facts, coreference.
-Build = tuple[str, bool, bool, bool]
+#: What a build is made with besides its arms: blind, derived facts, coreference.
+Flags = tuple[bool, bool, bool]
 
 
 class NotAtHand(Exception):
@@ -46,21 +50,38 @@ class NotAtHand(Exception):
     measured another way."""
 
 
-def build_of(settings: Settings) -> Build:
-    """The build a run's settings ask for."""
-    return (settings.arm_set, settings.blind, settings.derive, settings.coref)
+def flags_of(settings: Settings) -> Flags:
+    """What a run's settings build besides the arms."""
+    return (settings.blind, settings.derive, settings.coref)
 
 
 def _floor0(options: Options) -> Options:
     return replace(options, floor=0.0)
 
 
-def _named(build: Build) -> str:
-    """A build as its flags name it: ``-arms walk -blind``; the default build is ``the default build``."""
-    arms, blind, derive, coref = build
-    flags = [*(["-arms", arms] if arms != "main" else []), *(["-blind"] if blind else []),
-             *([] if derive else ["-no-derived"]), *(["-coref"] if coref else [])]
-    return " ".join(flags) or "the default build"
+def _named(arm_sets: Sequence[str], flags: Flags) -> str:
+    """A build as its flags name it: ``-arms main,walk -blind``."""
+    blind, derive, coref = flags
+    words = ["-arms", ",".join(arm_sets), *(["-blind"] if blind else []), *([] if derive else ["-no-derived"]),
+             *(["-coref"] if coref else [])]
+    return " ".join(words)
+
+
+@dataclass(frozen=True)
+class _Asked:
+    """One build made and asked: the arm sets it built (together), the passes it asked, every conversation's
+    outcome."""
+
+    sets: tuple[str, ...]
+    passes: tuple[Options, ...]
+    outcomes: list[Outcome]
+
+    def records(self, arm_set: str, at: int) -> Iterator[dict[str, list[bench.Record]]]:
+        """Each conversation's records of one pass, for the arms of one of its arm sets, in that set's order."""
+        names = ARM_SETS.get(arm_set)
+        for o in self.outcomes:
+            got = o.records[at]
+            yield got if names is None or len(self.sets) == 1 else {name: got[name] for name in names}
 
 
 def cpu_seconds() -> float:
@@ -93,11 +114,10 @@ class Lab:
         self.data_path = data_path
         self.jobs = jobs or os.cpu_count() or 1
         self.progress = progress
-        self._planned: dict[Build, list[Options]] = {}
-        self._passes: dict[Build, list[Options]] = {}
-        self._outcomes: dict[Build, list[Outcome]] = {}
-        self._records: dict[tuple[Build, Options], dict[str, list[bench.Record]]] = {}
-        self._floors: dict[tuple[Build, Options], Floors] = {}
+        self._planned: dict[Flags, dict[Options, list[str]]] = {}
+        self._asked: dict[tuple[str, Flags, Options], tuple[_Asked, int]] = {}
+        self._records: dict[tuple[str, Flags, Options], dict[str, list[bench.Record]]] = {}
+        self._floors: dict[tuple[str, Flags, Options], Floors] = {}
         self._reach: dict[int, dict] = {}
         self._cache: dict[tuple, Any] = {}
         self.values: dict[str, Any] = {}
@@ -106,9 +126,13 @@ class Lab:
             self.plan(settings)
 
     def plan(self, settings: Settings) -> None:
-        """Ask for a run ahead: when its build is made, it is asked this run's passes too."""
-        passes = self._planned.setdefault(build_of(settings), [])
-        passes.extend(p for p in dict.fromkeys(map(_floor0, settings.passes())) if p not in passes)
+        """Ask for a run ahead: the build that first makes one of its passes (at floor 0) makes it for every
+        arm set planned to be asked that pass, and asks them every other pass planned for exactly those sets."""
+        planned = self._planned.setdefault(flags_of(settings), {})
+        for p in map(_floor0, settings.passes()):
+            sets = planned.setdefault(p, [])
+            if settings.arm_set not in sets:
+                sets.append(settings.arm_set)
 
     def _say(self, text: str) -> None:
         if self.progress is not None:
@@ -116,35 +140,55 @@ class Lab:
 
     # builds and runs
 
-    def _ask(self, build: Build, passes: Sequence[Options]) -> None:
-        """Make ``build`` and ask it ``passes`` (at floor 0) and, the first time, every pass planned for it."""
-        have = self._passes.get(build, [])
-        wanted = passes if build in self._passes else [*self._planned.get(build, []), *passes]
-        new = [p for p in dict.fromkeys(wanted) if p not in have]
-        if not new:
-            return
-        if build[0] not in bench.ARMS:
-            raise ValueError(f"unknown arm set {build[0]!r} (one of {', '.join(bench.ARMS)})")
-        settings = Settings(new[0], *build, also=tuple(new[1:]))
-        wall = time.perf_counter()
-        got = list(stream.outcomes(self.samples, settings, self.jobs))
-        if build in self._outcomes:  # asked again later: the same conversations, more passes
-            got = [replace(old, records=old.records + o.records) for old, o in zip(self._outcomes[build], got)]
-        self._outcomes[build] = got
-        self._passes[build] = [*have, *new]
-        ways = f"{len(new)} way{'s' if len(new) > 1 else ''}"
-        self._say(f"{_named(build)}: {len(got)} conversations built and asked {ways} "
-                  f"({time.perf_counter() - wall:.1f} s)")
+    def _ask(self, arm_set: str, flags: Flags, passes: Sequence[Options]) -> None:
+        """Have ``arm_set`` built with ``flags`` and asked ``passes`` (at floor 0).
+
+        A pass not yet asked is asked of a build made for every arm set that
+        the plan asks it and that has not been asked it yet (``-arms`` takes
+        several: an arm two sets share is built once), together with every
+        other pass the plan asks of exactly those sets.  An ``-arms`` value
+        that is not one arm set is built alone.
+        """
+        planned = self._planned.get(flags, {})
+
+        def pending(p: Options) -> frozenset[str]:
+            return frozenset(a for a in planned.get(p, []) if (a, flags, p) not in self._asked)
+
+        for p in passes:
+            if (arm_set, flags, p) in self._asked:
+                continue
+            sets = pending(p) | {arm_set}
+            if any(a not in ARM_SETS for a in sets):  # a plug-in or a list of sets: built as it is named
+                sets = frozenset({arm_set})
+            together = [p, *(q for q in planned if q != p and pending(q) == sets)]
+            ordered = tuple(dict.fromkeys(a for a in [*ARM_SETS, arm_set] if a in sets))
+            settings = Settings(together[0], ",".join(ordered), *flags, also=tuple(together[1:]))
+            wall = time.perf_counter()
+            asked = _Asked(ordered, tuple(together), list(stream.outcomes(self.samples, settings, self.jobs)))
+            for a in ordered:
+                for i, q in enumerate(together):
+                    self._asked.setdefault((a, flags, q), (asked, i))
+            ways = f"{len(together)} way{'s' if len(together) > 1 else ''}"
+            self._say(f"{_named(ordered, flags)}: {len(asked.outcomes)} conversations built and asked {ways} "
+                      f"({time.perf_counter() - wall:.1f} s)")
+
+    def _per_conversation(self, arm_set: str, flags: Flags, p: Options) -> tuple[list[Outcome], list[dict]]:
+        """The outcomes of the build that asked ``arm_set`` pass ``p`` (at floor 0), and each conversation's
+        records of that pass for that arm set's arms."""
+        self._ask(arm_set, flags, [p])
+        asked, at = self._asked[arm_set, flags, p]
+        return asked.outcomes, list(asked.records(arm_set, at))
 
     def outcomes(self, settings: Settings) -> list[Outcome]:
         """Every conversation's outcome of a run, as ``bench.stream.outcomes`` gives it for ``settings`` (each
-        pass's records at its own floor), from the lab's build."""
-        build, passes = build_of(settings), settings.passes()
-        self._ask(build, [_floor0(p) for p in passes])
-        at = {p: i for i, p in enumerate(self._passes[build])}
+        pass's records at its own floor), from the lab's builds."""
+        flags, passes = flags_of(settings), settings.passes()
+        self._ask(settings.arm_set, flags, [_floor0(p) for p in passes])
+        each = [self._per_conversation(settings.arm_set, flags, _floor0(p)) for p in passes]
+        base = each[0][0]
         return [
-            replace(o, records=tuple(_at(o.records[at[_floor0(p)]], p.floor) for p in passes))
-            for o in self._outcomes[build]
+            replace(o, records=tuple(_at(records[c], p.floor) for p, (_, records) in zip(passes, each)))
+            for c, o in enumerate(base)
         ]
 
     def _key(self, run: Run | str, settings: Mapping[str, float]) -> tuple[Run, Options]:
@@ -156,16 +200,15 @@ class Lab:
         """Every arm's graded records for a run, all conversations in order (``settings`` override its
         options, as a sweep row does)."""
         run, options = self._key(run, settings)
-        key = (run.build, options)
+        flags = flags_of(run.settings)
+        key = (run.arms, flags, options)
         if key not in self._records:
-            base = (run.build, _floor0(options))
+            base = (run.arms, flags, _floor0(options))
             if base not in self._floors:
-                self._ask(run.build, [base[1]])
-                i = self._passes[run.build].index(base[1])
                 joined: dict[str, list[bench.Record]] = {}
-                for o in self._outcomes[run.build]:
-                    for arm, got in o.records[i].items():
-                        joined.setdefault(arm, []).extend(got)
+                for got in self._per_conversation(*base)[1]:
+                    for arm, records in got.items():
+                        joined.setdefault(arm, []).extend(records)
                 self._floors[base] = Floors(joined)
             floors = self._floors[base]
             self._records[key] = floors.run if options.floor == 0 else floors.at(options.floor)
@@ -272,7 +315,8 @@ class Lab:
             scorer = self.scorer()
             wall = time.perf_counter()
             table = check_table(self.predictions(run), scorer)
-            self._say(f"{_named(run.build)}: scored by the official evaluation.py ({time.perf_counter() - wall:.1f} s)")
+            self._say(f"{_named((run.arms,), flags_of(run.settings))}: scored by the official evaluation.py "
+                      f"({time.perf_counter() - wall:.1f} s)")
             return table
 
         return self.memo(("check", run.build, run.options), scored)
