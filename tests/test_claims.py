@@ -418,14 +418,16 @@ def test_the_command_lines_defaults_are_the_readers_options():
 @pytest.mark.slow
 def test_the_settings_claims_read_the_line_the_default_run_prints(samples, monkeypatch):
     one = samples[:1]
-    assert "k=5 floor=0.30 span=4 band=0.90 parts=2" in claims.Lab(one).default_run().splitlines()
+    lab = claims.Lab(one)
+    assert "k=5 floor=0.30 span=4 band=0.90 parts=2" in lab.default_run().splitlines()
     for cid in ("result.header.k", "result.header.floor"):
-        assert claims.verdict(MANIFEST.claim(cid), claims.Lab(one), MANIFEST).ok
+        assert claims.verdict(MANIFEST.claim(cid), lab, MANIFEST).ok
     # The readers' default k changed to 6 (the one source of defaults, the command line's too): the k claim fails.
     monkeypatch.setattr(claims.lab, "Options", functools.partial(Options, k=6))
-    got = claims.verdict(MANIFEST.claim("result.header.k"), claims.Lab(one), MANIFEST)
+    lab = claims.Lab(one)
+    got = claims.verdict(MANIFEST.claim("result.header.k"), lab, MANIFEST)
     assert (got.ok, got.shown) == (False, "6")
-    assert claims.verdict(MANIFEST.claim("result.header.floor"), claims.Lab(one), MANIFEST).ok
+    assert claims.verdict(MANIFEST.claim("result.header.floor"), lab, MANIFEST).ok
 
 
 def test_a_claim_of_the_official_scorer_is_skipped_naming_it_when_the_scorer_is_not_here(monkeypatch):
