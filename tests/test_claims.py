@@ -74,11 +74,14 @@ def test_k_reach_selects_the_reach_claims_and_no_other():
     assert [c.id for c in MANIFEST.claims if "reach" in c.id] == reach
 
 
-RAW = yaml.load(MANIFEST_PATH.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+@functools.cache
+def _raw() -> dict:
+    """claims.yaml as YAML reads it, before any check (read when a test first changes it)."""
+    return yaml.load(MANIFEST_PATH.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
 def _with(change) -> dict:
-    data = copy.deepcopy(RAW)
+    data = copy.deepcopy(_raw())
     change(data)
     return data
 
