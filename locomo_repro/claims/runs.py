@@ -3,22 +3,21 @@
 A claim names its run as the command line would (``claims.yaml``), with the
 flags that make a run: the arm set, the two ablations, coreference, a sweep
 and the reader's settings, each spelt as the command line spells it (one dash
-or two, ``-k 5`` or ``-k=5``), checked as the command line checks it
-(``Options.problem``, the arm sets and sweeps of ``bench.names``).  What the
+or two, ``-k 5`` or ``-k=5``: ``go.flags.Parser``), checked as the command line
+checks it (``Options.problem``, the arm sets and sweeps of ``bench.names``).  What the
 run measures is then the settings themselves (``bench.stream.Settings``): the
 command line is not involved.
 """
 
 from __future__ import annotations
 
-import argparse
 import shlex
 from dataclasses import dataclass
 from functools import cache
-from typing import NoReturn
 
 from ..bench.names import ARM_SETS, STEPS
 from ..bench.stream import Settings
+from ..go.flags import Parser, UsageError
 from ..read.reader import Options
 
 #: The flags a claim's run may set: the arm set, the two ablations, coreference, a sweep and the settings.
@@ -50,17 +49,9 @@ class Run:
         return Settings(self.options, self.arms, self.blind, self.derive, self.coref, self.sweep)
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise ValueError(message)
-
-    def _get_option_tuples(self, option_string: str) -> list:  # whole flag names only, as the command line
-        return []
-
-
 @cache
-def _parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="run", add_help=False, allow_abbrev=False)
+def _parser() -> Parser:
+    p = Parser(prog="run", add_help=False)
     default = Options()
     for name in ("k", "floor", "span", "band", "parts"):
         p.add_argument(f"-{name}", f"--{name}", type=int if name in WHOLE else float, default=getattr(default, name))
@@ -74,7 +65,10 @@ def _parser() -> argparse.ArgumentParser:
 @cache
 def parse_run(flags: str) -> Run:
     """Read a run's flags; ValueError says what is wrong (a flag that makes no run, a setting out of range)."""
-    args, other = _parser().parse_known_args(shlex.split(flags))
+    try:
+        args, other = _parser().parse_known_args(shlex.split(flags))
+    except UsageError as err:
+        raise ValueError(str(err)) from None
     if other:
         raise ValueError(f"{other[0]} does not make a run here (only {', '.join(RUN_FLAGS)})")
     if args.arms not in ARM_SETS:  # a claim measures the publication's arm sets, never a plug-in
