@@ -1,5 +1,5 @@
 """Shared pytest fixtures: the dataset, the reference's outputs as the kit keeps them (``golden/reference``),
-and the kit's own predictions files, built once."""
+the test run's one lab (every full build made once, in worker processes) and the kit's own predictions files."""
 
 from __future__ import annotations
 
@@ -79,33 +79,59 @@ def reference_dir() -> Path:
 
 
 @pytest.fixture(scope="session")
-def builds(samples):
-    """The session's cache of built benchmark cases (``claims.Builds``): each (arm set, blind, derive, coref)
-    is built once, for the parity tests and the claims alike."""
-    from locomo_repro.claims import Builds
+def lab(samples):
+    """The test run's one ``claims.Lab`` over the whole dataset: each build (arm set, blind, derived facts,
+    coreference) is made once, in worker processes, and asked at once every way the claims and the
+    reference's commands ask it (its plan), for the parity tests, the claims and every other test alike."""
+    from locomo_repro import claims, cli
+    from locomo_repro.score.reference import FILES
 
-    return Builds(samples)
+    made = claims.Lab(samples)
+    for run in claims.runs(claims.load(ROOT / "claims.yaml")):
+        made.plan(run.settings)
+    for output in FILES:
+        if not output.command and "-stats" not in output.flags:
+            args = cli.parser().parse_args(list(output.flags))
+            made.plan(cli.run_settings(args, cli.options(args)))
+    return made
 
 
 @pytest.fixture(scope="session")
-def kit_answers(builds, tmp_path_factory) -> dict[str, tuple[str, bytes]]:
-    """The kit's three predictions files (answers.json, answers-walk.json, answers-factor.json) made as the
-    reference made its own (``-out``), each with what the run printed: ``{name: (stdout, file bytes)}``."""
-    import contextlib
+def command(lab):
+    """``command(argv)``: what ``locomo-repro ARGV`` prints on stdout over the whole dataset, its ``-out`` file
+    written into the current folder; the command line's own settings, report and writer (``cli.run_settings``,
+    ``cli.gathered``, ``cli.finish``) over the runs of the session's lab."""
     import io
 
     from locomo_repro import cli
+
+    def printed(argv: list[str]) -> str:
+        args = cli.parser().parse_args(argv)
+        settings = cli.run_settings(args, cli.options(args))
+        summary = cli.gathered(args, settings)
+        for outcome in lab.outcomes(settings):
+            summary.add(outcome)
+        out = io.StringIO()
+        cli.finish(summary, args, out)
+        return out.getvalue()
+
+    return printed
+
+
+@pytest.fixture(scope="session")
+def kit_answers(command, tmp_path_factory) -> dict[str, tuple[str, bytes]]:
+    """The kit's three predictions files (answers.json, answers-walk.json, answers-factor.json) made as the
+    reference made its own (``-out``), each with what the run printed: ``{name: (stdout, file bytes)}``."""
+    import contextlib
+
     from locomo_repro.score.reference import FILES
 
     folder = tmp_path_factory.mktemp("answers")
     made = {}
     for output in (o for o in FILES if o.kept == "answers"):
-        args = cli.parser().parse_args(list(output.flags))
-        out = io.StringIO()
-        cases = builds.cases(args.arms, args.blind, not args.no_derived)
         with contextlib.chdir(folder):  # the reference ran with a relative -out, and printed it
-            cli.report(builds.samples, cases, args, cli.options(args), out)
-        made[output.name] = (out.getvalue(), (folder / output.name).read_bytes())
+            printed = command(list(output.flags))
+        made[output.name] = (printed, (folder / output.name).read_bytes())
     return made
 
 

@@ -99,23 +99,16 @@ def parser() -> argparse.ArgumentParser:
 
 def options(args: argparse.Namespace) -> Options:
     """The run settings, checked."""
-    if args.k < 1:
-        raise UsageError(f"-k must be at least 1, got {args.k}")
-    if not 0 <= args.floor <= 1:
-        raise UsageError(f"-floor must be within [0, 1], got {args.floor:g}")
-    if args.span < 1:
-        raise UsageError(f"-span must be at least 1, got {args.span}")
-    if not 0 <= args.band <= 1:
-        raise UsageError(f"-band must be within [0, 1], got {args.band:g}")
-    if args.parts < 1:
-        raise UsageError(f"-parts must be at least 1, got {args.parts}")
+    opts = Options(k=args.k, floor=args.floor, span=args.span, band=args.band, parts=args.parts)
+    if problem := opts.problem():
+        raise UsageError(problem)
     if args.show < 0 or args.only < 0:
         raise UsageError("-show and -only take a count of 0 or more")
     if args.concurrency is not None and args.concurrency < 1:
         raise UsageError(f"-concurrency must be at least 1, got {args.concurrency}")
     if args.jobs < 1:
         raise UsageError(f"-jobs must be at least 1, got {args.jobs}")
-    return Options(k=args.k, floor=args.floor, span=args.span, band=args.band, parts=args.parts)
+    return opts
 
 
 def model(args: argparse.Namespace) -> Model | None:
@@ -143,19 +136,6 @@ def model(args: argparse.Namespace) -> Model | None:
         print(f"{PROG}: the model's answers are kept in {args.memo} (a rerun reads them back; -memo '' keeps none)",
               file=sys.stderr)
     return open_model(args.model, args.base, key, args.memo or None)
-
-
-def predictions(samples: Sequence[Sample], records: dict[str, list[bench.Record]]) -> list[dict]:
-    """The official scorer's predictions shape, every arm's reply, context and confidence per question."""
-    from .bench.stream import prediction
-
-    out = []
-    at = 0
-    for s in samples:
-        n = len(s.questions)
-        out.append(prediction(s.id, {arm: rs[at: at + n] for arm, rs in records.items()}))
-        at += n
-    return out
 
 
 def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:

@@ -41,7 +41,7 @@ def test_a_refusing_endpoint_is_one_line_before_anything_is_built(status, says, 
 
 
 @pytest.mark.slow
-def test_an_unreachable_endpoint_is_one_line_and_its_password_is_not_shown(tmp_path):
+def test_an_endpoint_nothing_answers_at_is_one_line_and_its_password_is_not_shown(tmp_path):
     done = kit(tmp_path, dead_url())
     assert done.returncode == 2 and done.stdout == "" and done.stderr.count("\n") == 1
     assert "cannot connect" in done.stderr and "secret-key" not in done.stderr

@@ -82,7 +82,7 @@ def test_slow_server_is_a_timeout():
     assert caught.value.detail == "timed out after 0.15s"
 
 
-def test_nothing_listening_is_unreachable():
+def test_nothing_listening_is_a_failed_connection():
     with pytest.raises(ChatUnreachable) as caught:
         ChatClient(model="m", base_url=dead_url(), timeout=2).complete(user_message("q"))
     assert "cannot connect" in caught.value.detail

@@ -186,7 +186,7 @@ def test_a_pronoun_takes_the_last_person_named_before_it_in_its_session():
     assert bound[2] == {0: {1: "jon"}, 1: {0: "jon"}}
 
 
-def test_a_pronoun_does_not_reach_into_an_earlier_session():
+def test_a_pronoun_is_not_bound_to_a_name_of_an_earlier_session():
     assert 3 not in talk.third_person(TWO_SESSIONS, SPEAKERS, NAMES)
 
 

@@ -87,7 +87,7 @@ def test_guided_walks_only_through_a_node_the_question_mentions(tiny):
     assert reached(tiny, 3, True) == reached(tiny, 2, True)
 
 
-def test_unguided_walks_through_everything_it_reaches(tiny):
+def test_unguided_walks_through_every_node_it_comes_to(tiny):
     assert reached(tiny, 2, False) == MELANIE | {("caroline", "love", "pottery"), ("caroline", "went", "camping")}
     assert reached(tiny, 3, False) == MELANIE | CAROLINE
 
@@ -126,7 +126,7 @@ def test_one_hop_cites_what_the_reference_arm_cited(samples, reference_dir):
 
 
 @pytest.mark.slow
-def test_further_reaches_more_and_guided_reaches_less(samples):
+def test_a_longer_walk_finds_more_edges_and_a_guided_one_fewer(samples):
     s = samples[1]
     k = knowledge(s)
     for q in s.questions[:40]:

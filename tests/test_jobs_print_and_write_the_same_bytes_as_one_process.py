@@ -14,6 +14,7 @@ import pytest
 
 from locomo_repro import cli
 from locomo_repro.bench import experiment as bench
+from locomo_repro.bench import stream
 from locomo_repro.go.json import dumps
 
 
@@ -39,7 +40,7 @@ def test_two_jobs_print_and_write_what_one_job_does(tmp_path, samples, argv):
     records = bench.run(cases, cli.options(cli.parser().parse_args([])))
     printed, written = one
     assert bench.table(records) in printed and bench.build_lines(cases) in printed
-    assert written == dumps(cli.predictions(samples[:2], records)).encode()
+    assert written == dumps(stream.predictions(samples[:2], records)).encode()
 
 
 @pytest.mark.slow

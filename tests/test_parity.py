@@ -3,18 +3,17 @@
 Each case is an output of the reference kept in ``golden/reference/`` (its README names the command
 ``go run ./bench/locomo …`` behind each file) and the same flags given to the kit.  Tables are compared
 byte for byte; ``-show`` output and the predictions files, which quote the dataset, through their digests,
-so that a difference names the first question and arm (or paragraph) where it starts.  Builds are shared
-through the session's ``builds`` fixture, so each arm set is built once.
+so that a difference names the first question and arm (or paragraph) where it starts.  Each command is
+printed by the command line's own report from the session's lab (conftest's ``command``), so each build is
+made once for every command and claim that reads it.
 """
 
 from __future__ import annotations
 
 import hashlib
-import io
 
 import pytest
 
-from locomo_repro import cli
 from locomo_repro.score.reference import FILES, answers_digest, first_difference, show_digest
 
 #: The reference's outputs of the benchmark command itself (not -out runs, -stats or other harnesses).
@@ -22,18 +21,10 @@ COMMANDS = [o for o in FILES if not o.command and o.kept != "answers" and not {"
 OUTPUTS = [o for o in FILES if o.kept == "answers"]
 
 
-def report(builds, argv: list[str]) -> str:
-    args = cli.parser().parse_args(argv)
-    out = io.StringIO()
-    cases = builds.cases(args.arms, args.blind, not args.no_derived)
-    cli.report(builds.samples, cases, args, cli.options(args), out)
-    return out.getvalue()
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("output", COMMANDS, ids=[o.name for o in COMMANDS])
-def test_stdout_equals_reference(builds, reference_dir, output):
-    printed = report(builds, list(output.flags))
+def test_stdout_equals_reference(command, reference_dir, output):
+    printed = command(list(output.flags))
     want = (reference_dir / output.golden).read_text()
     if output.kept == "show":
         assert show_digest(printed) == want, first_difference(show_digest(printed), want)
@@ -52,15 +43,15 @@ def test_predictions_equal_reference(kit_answers, reference_dir, output):
 
 
 @pytest.mark.slow
-def test_graph_read_with_gather_equals_reference_extra(builds, reference_dir):
+def test_graph_read_with_gather_equals_reference_extra(command, reference_dir):
     """The README's "How far to walk" graph column: the graph arm read with the +set reader."""
-    table = report(builds, ["-arms", "gather", "-quiet"]).splitlines()[-9:]
+    table = command(["-arms", "gather", "-quiet"]).splitlines()[-9:]
     expected = (reference_dir / "extra-reach-all10-and-graph-gather.txt").read_text().splitlines()[6:15]
     assert table == expected
 
 
 @pytest.mark.slow
-def test_no_derived_facts_equals_reference_extra(builds, reference_dir):
+def test_no_derived_facts_equals_reference_extra(command, reference_dir):
     """The README's derived-facts ablation: the reasoner given no rule."""
-    table = report(builds, ["-no-derived"]).splitlines()[-11:]
+    table = command(["-no-derived"]).splitlines()[-11:]
     assert table == (reference_dir / "extra-no-derived-facts.txt").read_text().splitlines()[-11:]

@@ -55,7 +55,7 @@ def test_a_wrong_sum_is_one_line_and_nothing_is_written(tmp_path, monkeypatch, s
     assert not (tmp_path / "peers").exists()
 
 
-def test_an_unreachable_server_is_one_line_naming_the_address(tmp_path, monkeypatch, capsys):
+def test_a_server_nothing_answers_at_is_one_line_naming_the_address(tmp_path, monkeypatch, capsys):
     def urlopen(url, timeout):
         raise fetch.urllib.error.URLError("no network here")
 

@@ -16,8 +16,9 @@ from locomo_repro.data.dataset import ANSWERABLE
 
 
 @pytest.fixture(scope="module")
-def first_two(samples):
-    return reach.reach(samples[:2])
+def first_two(lab):
+    """Reach over the first two conversations (``reach.reach``), made once for the session: the claims' too."""
+    return lab.reach(2)
 
 
 @pytest.mark.parametrize("category", ANSWERABLE)

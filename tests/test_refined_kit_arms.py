@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from locomo_repro.bench import experiment as bench
+from locomo_repro.bench import stream
 
-from locomo_repro import cli
 from locomo_repro.read.reader import Options
 from locomo_repro.refined import export, predict
 from locomo_repro.refined.__main__ import main
@@ -48,7 +48,7 @@ def test_each_kit_arm_answers_as_the_bench_does(samples):
 
 
 @pytest.mark.slow
-def test_export_predict_graph_score_and_the_answers_are_the_benchs(tmp_path, builds, capsys):
+def test_export_predict_graph_score_and_the_answers_are_the_benchs(tmp_path, lab, capsys):
     pub = tmp_path / "pub"
     assert main(["export", "--data", str(data_path()), "--out", str(pub)]) == 0
     preds = tmp_path / "graph.jsonl"
@@ -57,7 +57,7 @@ def test_export_predict_graph_score_and_the_answers_are_the_benchs(tmp_path, bui
     capsys.readouterr()
 
     # the kit's own predictions file, graph arm, question for question
-    kit = cli.predictions(builds.samples, bench.run(builds.cases("main"), Options()))
+    kit = stream.predictions(lab.samples, lab.records(""))
     want = [(f"{c['sample_id']}#q{i:04d}", qa["graph_prediction"]) for c in kit for i, qa in enumerate(c["qa"])]
     got = [(r["qa_id"], r["predicted_answer"]) for r in read_jsonl(preds)]
     assert got == want and len(got) == 1986

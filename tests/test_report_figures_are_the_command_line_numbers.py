@@ -78,7 +78,7 @@ def test_the_tradeoff_at_the_published_floors_is_the_floor_sweep(samples):
     cases = bench.build(samples[:1], "main")
     printed = bench.sweep(cases, Options(), "floor").splitlines()
     arms = printed[0].split()
-    points = figures.tradeoff(cases, Options(), bench.STEPS["floor"])
+    points = figures.tradeoff(bench.run(cases, Options(floor=0.0)), bench.STEPS["floor"])
     for line, floor in zip(printed[2:], bench.STEPS["floor"]):
         mine = {p.arm: p for p in points if p.floor == floor}
         assert sorted(mine) == arms
@@ -100,7 +100,7 @@ def test_the_tradeoff_grid_runs_from_0_to_1_and_holds_the_published_floors():
 
 
 def test_declining_more_never_raises_the_share_answered(samples):
-    points = figures.tradeoff(bench.build(samples[:1], "main"), Options(), (0.0, 0.5, 1.0))
+    points = figures.tradeoff(bench.run(bench.build(samples[:1], "main"), Options(floor=0.0)), (0.0, 0.5, 1.0))
     for arm in {p.arm for p in points}:
         quiet = [p.quiet for p in sorted((p for p in points if p.arm == arm), key=lambda p: p.floor)]
         assert quiet == sorted(quiet)
@@ -123,7 +123,7 @@ def test_measured_claims_are_the_verdicts_of_the_claims_command(samples):
     manifest = claims.load()
     chosen = [c for c in manifest.claims if c.kind in ("dataset", "timewords")]
     small = replace(manifest, claims=tuple(chosen))
-    view = figures.measured_claims(small, samples, None, None)
+    view = figures.measured_claims(small, claims.Lab(samples), None)
     assert view.measured and view.failing == ()
     lab = claims.Lab(samples)
     want = [claims.verdict(c, lab, small) for c in chosen if c.status in claims.REFUTING]

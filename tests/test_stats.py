@@ -185,11 +185,11 @@ def test_draws_are_every_multiset_once_weighted_by_its_ordered_samples(n):
     assert weights.sum() == n**n
 
 
-def test_quantile_is_the_first_point_whose_cumulative_weight_reaches_q():
+def test_quantile_is_the_first_point_whose_cumulative_weight_is_at_least_q():
     values, weights = np.array([3.0, 1.0, 2.0]), np.array([1.0, 1.0, 2.0])  # sorted: 1 (1), 2 (2), 3 (1)
-    assert stats.quantile(values, weights, 0.25) == 1.0  # reaches exactly 1 of 4
+    assert stats.quantile(values, weights, 0.25) == 1.0  # exactly 1 of 4
     assert stats.quantile(values, weights, 0.26) == 2.0
-    assert stats.quantile(values, weights, 0.75) == 2.0  # reaches exactly 3 of 4
+    assert stats.quantile(values, weights, 0.75) == 2.0  # exactly 3 of 4
     assert stats.quantile(values, weights, 0.76) == 3.0
     assert stats.quantile(values, weights, 1.0) == 3.0
     assert stats.quantile(values, weights, 0.0) == 1.0

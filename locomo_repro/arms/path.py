@@ -63,7 +63,11 @@ class Path:
         if hops > 1:
             self.name = f"{'path' if guided else 'walk'}{hops}"
         self._said: dict[str, _Said] = {}
-        self._by_stem: dict[str, tuple[tuple[kg.Edge, ...], dict[str, list[int]]]] = {}
+        self._by_stem: dict[str, list[kg.Edge]] | None = None
+        self._through: dict[tuple[str, ...], frozenset[str]] = {}
+        self._near: dict[str, set[str]] | None = None
+        self._named: dict[str, set[str]] = {}
+        self._relation: dict[str, str] = {}
 
     def _wording(self, edge: kg.Edge) -> _Said:
         said = self._said.get(edge.id)
@@ -108,33 +112,60 @@ class Path:
                             ahead.append(far)
             front = ahead
 
-    def _edges(self, node: str) -> tuple[tuple[kg.Edge, ...], dict[str, list[int]]]:
-        """A node's out-edges then in-edges, and under each stem of their wording the positions of the
-        edges holding it (worked out once per node)."""
-        got = self._by_stem.get(node)
-        if got is None:
-            graph = self.knowledge.graph
-            edges = (*graph.out_edges(node), *graph.in_edges(node))
-            index: dict[str, list[int]] = {}
-            for i, edge in enumerate(edges):
+    def _holding(self) -> dict[str, list[kg.Edge]]:
+        """Every edge of the graph under each stem of its wording; each node's neighbours (the far ends of its
+        edges); every node under each stem of its name (worked out once)."""
+        if self._by_stem is None or self._near is None:
+            self._by_stem, self._near = {}, {}
+            for edge in self.knowledge.graph.edges():
                 for t in self._wording(edge).set:
-                    index.setdefault(t, []).append(i)
-            got = self._by_stem[node] = (edges, index)
-        return got
+                    self._by_stem.setdefault(t, []).append(edge)
+                self._near.setdefault(edge.source, set()).add(edge.target)
+                self._near.setdefault(edge.target, set()).add(edge.source)
+            for node in self._near:
+                for t in terms(node):
+                    self._named.setdefault(t, set()).add(node)
+        return self._by_stem
+
+    def through(self, question: str, want: frozenset[str]) -> frozenset[str]:
+        """The nodes :meth:`walked` goes through, as a set.
+
+        Unguided, they depend on the question's names alone, so they are worked
+        out once per set of names.  Guided, they are the question's names and
+        the nodes sharing a stem with ``want`` that a chain of such nodes joins
+        to a name within ``hops - 1`` steps: found hop by hop among those nodes
+        alone, not through every edge of the names (who have most of them).
+        """
+        names = tuple(self.starts(question))
+        if not self.guided:
+            got = self._through.get(names)
+            if got is None:
+                got = self._through[names] = frozenset(self.walked(question, want))
+            return got
+        self._holding()
+        assert self._near is not None
+        near = self._near
+        named = {n for t in want for n in self._named.get(t, ())}
+        reached, front = set(names), set(names)
+        for _ in range(self.hops - 1):
+            front = {n for n in named if n not in reached and not near[n].isdisjoint(front)}
+            reached |= front
+        return frozenset(reached)
 
     def recall(self, question: str, k: int) -> list[Cite]:
         know = self.knowledge
         vocab = know.vocab
         focus = vocab.focus(question, kg.fold(know.subject(question)))
         want = frozenset(focus)
+        through = self.through(question, want)
         found: list[tuple[float, kg.Edge]] = []
         seen: set[str] = set()
-        for node in self.walked(question, want):
-            # Only an edge whose wording holds a focus stem can score; the others cover nothing.
-            edges, index = self._edges(node)
-            for i in sorted({i for t in want for i in index.get(t, ())}):
-                edge = edges[i]
-                if edge.id in seen:
+        # The edges the walk reaches are those out of and into a node it goes through; of them only one whose
+        # wording holds a focus stem can score (the others cover nothing): found through the stems' edges.
+        holding = self._holding()
+        for t in want:
+            for edge in holding.get(t, ()):
+                if edge.id in seen or (edge.source not in through and edge.target not in through):
                     continue
                 seen.add(edge.id)
                 said = self._wording(edge)
@@ -146,8 +177,12 @@ class Path:
         # A relation (source node, stemmed predicate) is read whole at its best
         # edge; the dict keeps relations in the order their best edges rank.
         kin: dict[tuple[str, str], list[tuple[float, kg.Edge]]] = {}
+        relations = self._relation
         for r in found:
-            kin.setdefault((r[1].source, relation(r[1].label)), []).append(r)
+            label = r[1].label
+            if label not in relations:
+                relations[label] = relation(label)
+            kin.setdefault((r[1].source, relations[label]), []).append(r)
         out: list[Cite] = []
         cited: set[str] = set()
         valued: set[str] = set()

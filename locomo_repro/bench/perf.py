@@ -10,8 +10,11 @@ default table, ``-arms walk``, ``-sweep floor`` and the dataset ten times
 over, made in a temporary folder with each copy's sample ids suffixed) and
 prints a Markdown table of medians; with ``--vs CMD`` the reference command
 (a built binary, say) is run on the same flags, alternating with the kit run
-by run, and the table gives the ratios; ``--readme FILE`` writes the table
-between the file's ``<!-- bench -->`` and ``<!-- /bench -->`` lines.
+by run, and the table gives the ratios; ``--proof-runs N`` adds a table of
+the commands that check every published number (the main test lane, the
+claims, the report, ``pytest -k reach``), each run N times from the kit's
+checkout, whole process tree; ``--readme FILE`` writes the tables between the
+file's ``<!-- bench -->`` and ``<!-- /bench -->`` lines.
 """
 
 from __future__ import annotations
@@ -44,6 +47,14 @@ ROWS: tuple[tuple[str, bool, tuple[str, ...]], ...] = (
     ("`-arms walk`", False, ("-arms", "walk")),
     ("`-sweep floor`", False, ("-sweep", "floor")),
     ("locomo10 ×10 (100 conversations)", True, ()),
+)
+#: The proof rows: the commands that check every published number, each run from the kit's checkout (its tests
+#: and manifests) by this interpreter: a label and the arguments after the interpreter ("{out}": a temporary folder).
+PROOF: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ('`tox` main lane (`pytest -q -m "not browser"`)', ("-m", "pytest", "-q", "-m", "not browser")),
+    ("`locomo-repro claims`", ("-m", "locomo_repro", "claims")),
+    ("`locomo-repro report`", ("-m", "locomo_repro", "report", "-o", "{out}/report.html")),
+    ("`pytest -k reach`", ("-m", "pytest", "-q", "-k", "reach")),
 )
 #: The lines around the table in the README.
 BEGIN, END = "<!-- bench -->", "<!-- /bench -->"
@@ -127,6 +138,16 @@ def rows(runs: int, vs: Sequence[str], data: Path, only: int = 0) -> list[Row]:
     return out
 
 
+def proof(runs: int) -> list[Row]:
+    """Every row of ``PROOF`` measured ``runs`` times, run from the current folder (the kit's checkout)."""
+    out = []
+    with tempfile.TemporaryDirectory() as folder:
+        for label, words in PROOF:
+            given = [w.replace("{out}", folder) for w in words]
+            out.append(Row(label, [measure(given, (sys.executable,)) for _ in range(runs)], []))
+    return out
+
+
 def markdown(measured: Sequence[Row], runs: int, vs: Sequence[str]) -> str:
     """The speed table: medians per row, and with a reference the kit's share of its CPU and wall time."""
     med = statistics.median
@@ -180,11 +201,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help=f"with no flags: write the table between the {BEGIN} and {END} lines of FILE")
     p.add_argument("--only", type=int, default=0, metavar="N",
                    help="with no flags: give every command -only N (a quick look)")
+    p.add_argument("--proof-runs", type=int, default=0, metavar="N",
+                   help="with no flags: also run the main test lane, the claims, the report and pytest -k reach "
+                        "N times each, from the kit's checkout (the current folder)")
     p.add_argument("flags", nargs=argparse.REMAINDER,
                    help="flags for locomo-repro, after --; none: the speed table's rows")
     args = p.parse(argv)
-    if args.runs < 1:
-        print(f"{p.prog}: error: --runs must be at least 1, got {args.runs}", file=sys.stderr)
+    if args.runs < 1 or args.proof_runs < 0:
+        which = f"--runs must be at least 1, got {args.runs}" if args.runs < 1 else \
+            f"--proof-runs takes a count of 0 or more, got {args.proof_runs}"
+        print(f"{p.prog}: error: {which}", file=sys.stderr)
         return 2
     flags = [f for f in args.flags if f != "--"]
     if not flags:
@@ -200,7 +226,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             except SystemExit as err:
                 print(f"{p.prog}: error: {err.code}", file=sys.stderr)
                 return 2
+        if args.proof_runs and not (Path("tests").is_dir() and Path("claims.yaml").is_file()):
+            print(f"{p.prog}: error: --proof-runs runs the kit's tests: run it from the kit's checkout "
+                  f"(tests/ and claims.yaml in the current folder)", file=sys.stderr)
+            return 2
         text = markdown(rows(args.runs, vs, resolve(), args.only), args.runs, vs)
+        if args.proof_runs:
+            text += "\nThe proof, from the kit's checkout:\n\n" + markdown(proof(args.proof_runs), args.proof_runs, ())
         print(text, end="")
         if args.readme:
             into_readme(args.readme, text)

@@ -46,10 +46,11 @@ class Settings:
     coref: bool = False
     sweep: str | None = None
     concurrency: int = 1
+    also: tuple[Options, ...] = ()  # further settings to ask each built conversation with (not printed)
 
     def passes(self) -> list[Options]:
-        """The settings each conversation is asked with: one, or one per swept value."""
-        return bench.swept(self.options, self.sweep) if self.sweep else [self.options]
+        """The settings each conversation is asked with: one, or one per swept value; then ``also``."""
+        return [*(bench.swept(self.options, self.sweep) if self.sweep else [self.options]), *self.also]
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,6 +201,17 @@ def prediction(sample: str, records: dict[str, list[bench.Record]]) -> dict:
                 item[f"{arm}_prediction_confidence"] = r.sure
         qa.append(dict(sorted(item.items())))
     return {"sample_id": sample, "qa": qa}
+
+
+def predictions(samples: Iterable[Sample], records: dict[str, list[bench.Record]]) -> list[dict]:
+    """Every conversation's :func:`prediction` from every arm's records of a whole run (in dataset order)."""
+    out = []
+    at = 0
+    for s in samples:
+        n = len(s.questions)
+        out.append(prediction(s.id, {arm: rs[at: at + n] for arm, rs in records.items()}))
+        at += n
+    return out
 
 
 def encoded(item: object) -> bytes:

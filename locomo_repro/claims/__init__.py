@@ -15,8 +15,8 @@ Its modules, by concern:
 * ``numbers`` — numbers in the publication's text, and what a word for a fraction names;
 * ``manifest`` — claims.yaml's schema, read and checked (``load``);
 * ``agree`` — whether a measurement agrees with a claim at its printed precision;
-* ``runs`` — a claim's run: the benchmark's flags, parsed by the kit's own command line;
-* ``lab`` — the builds, runs, predictions and timings the claims measure, each made once;
+* ``runs`` — a claim's run: the benchmark's flags, read into the settings a run is made with;
+* ``lab`` — the builds, runs, predictions, reach and timings the claims measure, each made once, in worker processes;
 * ``expr`` and ``measures`` — what each kind of claim measures, registered where it is defined;
 * ``report`` — verdicts, the summary table and the command line.
 
@@ -45,19 +45,19 @@ another way.
 from __future__ import annotations
 
 from .agree import FRACTION, agrees, expected, show
-from .lab import Builds, Lab, NotAtHand, check_table
+from .lab import Lab, NotAtHand, check_table
 from .manifest import REFUTING, STATUSES, Claim, Manifest, ManifestError, NotClaim, default_path, load, validate
-from .measures import KINDS, ROWS, Unverifiable, kind, measure
+from .measures import KINDS, ROWS, Unverifiable, kind, measure, runs
 from .numbers import FRACTION_WORDS, NUMBER_WORDS, SIMPLE_FRACTIONS, figure, names_fraction, numbers, split_sections
-from .report import Verdict, main, summary, verdict
+from .report import Verdict, main, measured, summary, verdict
 from .runs import Run, parse_run
 
 __all__ = [
     "FRACTION", "agrees", "expected", "show",
-    "Builds", "Lab", "NotAtHand", "check_table",
+    "Lab", "NotAtHand", "check_table",
     "REFUTING", "STATUSES", "Claim", "Manifest", "ManifestError", "NotClaim", "default_path", "load", "validate",
-    "KINDS", "ROWS", "Unverifiable", "kind", "measure",
+    "KINDS", "ROWS", "Unverifiable", "kind", "measure", "runs",
     "FRACTION_WORDS", "NUMBER_WORDS", "SIMPLE_FRACTIONS", "figure", "names_fraction", "numbers", "split_sections",
-    "Verdict", "main", "summary", "verdict",
+    "Verdict", "main", "measured", "summary", "verdict",
     "Run", "parse_run",
 ]

@@ -25,7 +25,7 @@ from ..score.metric import DECLINE, grade
 from ..text.reduce import normalise
 from . import expr
 from .lab import Lab
-from .runs import parse_run
+from .runs import Run, parse_run
 
 if TYPE_CHECKING:
     from .manifest import Claim, Manifest
@@ -83,6 +83,16 @@ class Unverifiable(Exception):
     """The claim cannot be measured: the kit has no definition or code for it (the message says why)."""
 
 
+def runs(manifest: Manifest) -> list[Run]:
+    """Every run the manifest's claims measure, in manifest order: each claim's run or runs, and the default
+    run, whose build the build, subjects and option claims read."""
+    flags = [""]
+    for claim in manifest.claims:
+        m = claim.measures
+        flags += [m["run"]] if "run" in m else m.get("runs", [])
+    return [parse_run(f) for f in dict.fromkeys(flags)]
+
+
 def measure(claim: Claim, lab: Lab, manifest: Manifest) -> Any:
     """The value the kit measures for a claim: a float, a tuple of floats, text or a flag.
 
@@ -123,24 +133,31 @@ def _dataset(m: Mapping, lab: Lab, manifest: Manifest) -> Any:
     raise ValueError(f"unknown dataset field {got!r}")
 
 
+#: What a conversation's build line counts, in ``Outcome.built`` order.
+BUILT = ("turns", "claims", "nodes", "edges", "derived")
+
+
 @kind("build", required=("conversation", "field"))
 def _build(m: Mapping, lab: Lab, manifest: Manifest) -> float:
-    cases = lab.cases("main")
-    pick = cases if m["conversation"] == "total" else [c for c in cases if c.sample.id == m["conversation"]]
+    """A count of the default build's line for one conversation or the total (``Outcome.built``, ``terms``)."""
+    outcomes = lab.outcomes(parse_run("").settings)
+    pick = outcomes if m["conversation"] == "total" else [o for o in outcomes if o.sample == m["conversation"]]
     if not pick:
         raise ValueError(f"no conversation {m['conversation']!r}")
     got = m["field"]
-    if got == "turns":
-        return sum(len(c.sample.turns) for c in pick)
     if got == "terms":
-        return sum(c.vocab.size for c in pick)
-    return sum(getattr(c.knowledge, got) for c in pick)
+        return sum(o.terms for o in pick)
+    if got not in BUILT:
+        raise ValueError(f"unknown build field {got!r}")
+    return sum(o.built[BUILT.index(got)] for o in pick)
 
 
 @kind("subjects", required=("field",), optional=("share",))
 def _subjects(m: Mapping, lab: Lab, manifest: Manifest) -> float:
-
-    speaker, known, asked = lab.memo(("subjects",), lambda: bench.subjects(lab.cases("main")))
+    """Questions naming a speaker, resolving to a known name, neither, or all, in the default build."""
+    outcomes = lab.outcomes(parse_run("").settings)
+    speaker, known = (sum(o.subjects[i] for o in outcomes) for i in (0, 1))
+    asked = sum(o.questions for o in outcomes)
     got = {"speaker": speaker, "known": known, "unresolved": asked - known, "asked": asked}[m["field"]]
     return got / asked if m.get("share") else got
 
@@ -255,21 +272,20 @@ def _reduce(values: Sequence[float], how: str | None) -> Any:
 @kind("example", required=("field", "question", "run", "sample"), optional=("arm", "turn"))
 def _example(m: Mapping, lab: Lab, manifest: Manifest) -> Any:
 
-    cases = lab.cases(*parse_run(m["run"]).build)
     at = 0
-    for case in cases:
-        if case.sample.id == m["sample"]:
+    for sample in lab.samples:
+        if sample.id == m["sample"]:
             break
-        at += len(case.sample.questions)
+        at += len(sample.questions)
     else:
         raise ValueError(f"no conversation {m['sample']!r}")
-    question = case.sample.questions[m["question"]]
+    question = sample.questions[m["question"]]
     got = m["field"]
     if got == "evidence":
         return " ".join(question.evidence)
-    if got == "piece":
-        who = kg.fold(case.knowledge.subject(question.text))
-        return f"{who}@{m['turn']}" in case.knowledge.pieces
+    if got == "piece":  # that one conversation built alone, as the run builds it
+        knowledge = lab.case(m["run"], sample.id).knowledge
+        return f"{kg.fold(knowledge.subject(question.text))}@{m['turn']}" in knowledge.pieces
     record = lab.records(m["run"])[m["arm"]][at + m["question"]]
     if got == "reply":
         return record.reply
@@ -378,7 +394,7 @@ def _expr(m: Mapping, lab: Lab, manifest: Manifest) -> Any:
 @kind("timing", required=("of",))
 def _timing(m: Mapping, lab: Lab, manifest: Manifest) -> float:
     if m["of"] in ("default-cpu", "default-wall"):
-        lab.cases("main")
+        lab.time_default_run()
     elif m["of"] == "reach-2-wall":
         lab.reach(2)
     return lab.seconds[m["of"]]
@@ -408,10 +424,11 @@ def _delta(m: Mapping, lab: Lab, manifest: Manifest) -> float:
 @kind("bound", required=("run",))
 def _bound(m: Mapping, lab: Lab, manifest: Manifest) -> float:
     """The share of statement sentences whose subject a pronoun bound by coreference decided (``Knowledge.bound``)."""
-    cases = lab.cases(*parse_run(m["run"]).build)
-    if any(c.knowledge.bound is None for c in cases):
+    bound = [o.bound for o in lab.outcomes(parse_run(m["run"]).settings)]
+    counted = [b for b in bound if b is not None]
+    if len(counted) < len(bound):
         raise ValueError(f"run {m['run']!r} builds no coreference (add -coref)")
-    return sum(c.knowledge.bound[0] for c in cases) / sum(c.knowledge.bound[1] for c in cases)
+    return sum(hit for hit, _ in counted) / sum(said for _, said in counted)
 
 
 @kind("timewords")

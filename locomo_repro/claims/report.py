@@ -4,12 +4,16 @@
 
 prints the count of claims per status and every claim that is not simply
 reproduced, with the published and the measured value; exit 1 when any claim
-fails.
+fails.  Progress goes to stderr (``data.progress``): a line per measurement
+the lab makes (each build with the runs asked of it, the official scorer's
+table, reach, the timed default run), and the claims measured: a bar on a
+terminal, else a line every ten seconds.
 """
 
 from __future__ import annotations
 
 import math
+import os
 import sys
 from collections import Counter
 from collections.abc import Sequence
@@ -22,10 +26,11 @@ from ..go import flags
 from ..data import dataset
 from ..data import jsonio
 from ..data.atomic import unwritable_all, write_files
+from ..data.progress import Progress
 from .agree import agrees, agrees_recorded, expected, show
 from .lab import Lab, NotAtHand
 from .manifest import REFUTING, STATUSES, Claim, Manifest, ManifestError, load
-from .measures import Unverifiable, measure
+from .measures import Unverifiable, measure, runs
 
 DESCRIPTION = "Every number the published README states, measured with the kit."
 
@@ -160,6 +165,23 @@ def _one_line(text: str | None) -> str:
     return " ".join((text or "").split())
 
 
+def measured(manifest: Manifest, samples: Sequence[Any], data: str | os.PathLike[str] | None,
+             progress: Progress | None = None, lab: Lab | None = None) -> list[Verdict]:
+    """Every claim of ``manifest`` measured and judged, in manifest order, by a lab planned for all their runs
+    (``lab``: one made already, planned here too).  ``progress`` counts the claims and says each measurement
+    the lab makes (a new lab's; one given says them where it was told to)."""
+    if lab is None:
+        lab = Lab(samples, data, progress=progress.say if progress else None)
+    for run in runs(manifest):
+        lab.plan(run.settings)
+    verdicts = []
+    for claim in manifest.claims:
+        verdicts.append(verdict(claim, lab, manifest))
+        if progress is not None:
+            progress.advance()
+    return verdicts
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``locomo-repro claims``: measure every claim, print the status table; exit 1 if any fails."""
     p = flags.Parser(prog="locomo-repro claims", description=DESCRIPTION)
@@ -178,8 +200,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ManifestError, dataset.DatasetError) as err:
         print(f"locomo-repro: {err}", file=sys.stderr)
         return 2
-    lab = Lab(samples, args.data)
-    verdicts = [verdict(c, lab, manifest) for c in manifest.claims]
+    with Progress("claims", len(manifest.claims), verb="measured") as progress:
+        verdicts = measured(manifest, samples, args.data, progress)
     sys.stdout.write(summary(verdicts))
     others = sum(n.count for n in manifest.not_claims)
     head = (

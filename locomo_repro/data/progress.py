@@ -69,6 +69,15 @@ class Progress:
             print(f"locomo-repro: {self.label}: {self.done}{of} {self.verb}{extra}, {rate:.1f} a second",
                   file=self._stream, flush=True)
 
+    def say(self, text: str) -> None:
+        """A line of its own about the work (``locomo-repro: label: text``), above the bar on a terminal."""
+        line = f"locomo-repro: {self.label}: {text}"
+        with self._lock:
+            if self._bar is not None:
+                self._bar.write(line, file=self._stream)
+            else:
+                print(line, file=self._stream, flush=True)
+
     def close(self) -> None:
         if self._bar is not None:
             self._bar.close()

@@ -28,6 +28,21 @@ class Options:
     band: float = 0.9
     parts: int = 2
 
+    def problem(self) -> str:
+        """The first setting out of its range, said as its flag says it ("-k must be at least 1, got 0"); ""
+        when every setting is in range."""
+        if self.k < 1:
+            return f"-k must be at least 1, got {self.k}"
+        if not 0 <= self.floor <= 1:
+            return f"-floor must be within [0, 1], got {self.floor:g}"
+        if self.span < 1:
+            return f"-span must be at least 1, got {self.span}"
+        if not 0 <= self.band <= 1:
+            return f"-band must be within [0, 1], got {self.band:g}"
+        if self.parts < 1:
+            return f"-parts must be at least 1, got {self.parts}"
+        return ""
+
 
 #: A reader: (question, cites, confidence, vocabulary, options) -> reply.
 Reader = Callable[[str, Sequence[Cite], float, Vocabulary, Options], str]

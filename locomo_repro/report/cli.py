@@ -3,7 +3,8 @@
     locomo-repro report [-o report.html] [--data PATH] [--only N] [--predictions FILE ...]
                         [--claims recorded|measure | --verdicts FILE] [--manifest PATH]
 
-Builds the main and the walk arm sets once each, sweeps the floor over them,
+Builds the main and the walk arm sets once each, in worker processes, asked at
+floor 0 (which gives every floor of the trade-off and the default run),
 scores every arm per category with bootstrap intervals, reads any other
 system's predictions files, and writes one self-contained HTML file.  The path
 written goes to stdout; progress to stderr.  Claims are shown as claims.yaml
@@ -65,7 +66,6 @@ def _progress(text: str) -> None:
 def build(args: argparse.Namespace) -> str:
     """The page for parsed arguments (inputs are all read and checked before anything is built)."""
     from .. import claims
-    from ..bench import experiment as bench
     from ..data import dataset, jsonio
     from ..read.reader import Options
     from ..score import predictions as predictions_file
@@ -91,18 +91,20 @@ def build(args: argparse.Namespace) -> str:
     settings = [(name, getattr(options, name)) for name in ("k", "floor", "span", "band", "parts")]
     bootstrap = ("bootstrap", "exact-95")
 
+    lab = claims.Lab(samples, args.data, progress=_progress)
+    runs = [claims.parse_run(f"-arms {arms}") for arms in ARM_SETS]
+    for run in runs:  # one build each, asked once at floor 0: every floor of the trade-off and the default run
+        lab.plan(run.settings)
     tradeoffs, sources = [], []
-    for arms in ARM_SETS:
+    for arms, run in zip(ARM_SETS, runs):
         _progress(f"building the {arms} arm set over {len(samples)} conversations")
-        cases = bench.build(samples, arms)
-        points = figures.tradeoff(cases, options, progress=sys.stderr)
+        points = figures.tradeoff(lab.records(run, floor=0.0), progress=sys.stderr)
         sweep = signature.run(data, arms, settings, sweep="floor", only=args.only).plus(("floors", "0:1:0.05"))
         name = f"tradeoff-{arms}"
         title = f"-arms {arms}: F1 against the share declined, floor 0 to 1"
         tradeoffs.append(page.Tradeoff(name, title, str(sweep), tuple(points), plots.tradeoff(points, name, title)))
-        run = figures.run_predictions(samples, bench.run(cases, options))
         sig = signature.run(data, arms, settings, only=args.only).plus(bootstrap)
-        sources.append(_source(arms, f"-arms {arms}, default settings", str(sig), run))
+        sources.append(_source(arms, f"-arms {arms}, default settings", str(sig), lab.predictions(run)))
     files: list[page.Source] = []
     for path, read, judged in others:
         _progress(f"scoring {path}")
@@ -116,7 +118,8 @@ def build(args: argparse.Namespace) -> str:
         claims_sig = signature.Signature((manifest_sig, ("verdicts", verdicts_file.sha256[: signature.PREFIX])))
     elif args.claims == "measure":
         _progress(f"measuring {len(manifest.claims)} claims (minutes)")
-        view = figures.measured_claims(manifest, full, args.data, sys.stderr)
+        every = lab if len(samples) == len(full) else claims.Lab(full, args.data, progress=_progress)
+        view = figures.measured_claims(manifest, every, sys.stderr)
         claims_sig = signature.Signature((("data", data), manifest_sig, ("verdicts", "measured")))
     else:
         view = figures.recorded_claims(manifest)

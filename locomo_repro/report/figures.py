@@ -2,9 +2,7 @@
 
 * :func:`tradeoff`: each arm's answerable and adversarial F1 and the share of
   questions it declines, as the confidence floor sweeps from 0 to 1 — a finer
-  grid than ``-sweep floor``, computed the same way (``bench.run`` and
-  ``bench.Tally`` over cases built once, so the recall of every memory is
-  computed once for all floors).
+  grid than ``-sweep floor``, from one run at floor 0 (``bench.floor``).
 * :func:`categories`: each arm's F1 per category, answerable and overall, with
   the exact 95% percentile bootstrap interval over conversations of ``-stats``
   (``stats.pooled``).
@@ -19,16 +17,16 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, TextIO
 
 from .. import claims
 from ..bench import experiment as bench
+from ..bench.floor import Floors
 from ..data import jsonio
-from ..data.dataset import ANSWERABLE, CATEGORIES, Sample
-from ..read.reader import Options
+from ..data.progress import Progress
+from ..data.dataset import ANSWERABLE, CATEGORIES
 from ..score import stats
-from ..score.metric import DECLINE, grade
 from ..score.predictions import Predictions
 
 #: The floors of the trade-off: 0 to 1 in steps of 0.05 (the published sweep's values among them).
@@ -117,27 +115,21 @@ class Claims:
         return [(status, why, tuple(rows)) for (status, why), rows in out.items()]
 
 
-def tradeoff(
-    cases: Sequence[bench.Case], options: Options, floors: Sequence[float] = FLOORS, progress: TextIO | None = None
-) -> list[Point]:
-    """Every arm at every floor (other settings as ``options``): what ``-sweep floor`` prints, on a finer grid.
+def tradeoff(run: dict[str, list[bench.Record]], floors: Sequence[float] = FLOORS,
+             progress: TextIO | None = None) -> list[Point]:
+    """Every arm at every floor, from its records at floor 0 (``run``; other settings as the run's): what
+    ``-sweep floor`` prints, on a finer grid.
 
-    The floor is the readers' gate on confidence: a reply whose confidence is
-    under it is declined, and nothing else in a reply depends on it
-    (``read.reader``).  So one run at floor 0 gives every floor: a record under
-    the floor is declined and graded as declined.  The rows at the published
+    One run at floor 0 gives every floor (``bench.floor``: a record under the
+    floor is declined and graded as declined).  The rows at the published
     floors equal ``-sweep floor``'s (tested).
     """
-    base = bench.run(cases, replace(options, floor=0.0))
-    first = base[min(base)]
-    quiet = [grade(r.category, DECLINE, r.answer) for r in first]  # a declined reply's grade, per question
     out: list[Point] = []
+    each = Floors(run)
     for floor in floors:
-        for arm in sorted(base):
-            t = bench.Tally(
-                r if r.sure is None or r.sure >= floor else replace(r, reply=DECLINE, score=quiet[i])
-                for i, r in enumerate(base[arm])
-            )
+        at = each.at(floor)
+        for arm in sorted(at):
+            t = bench.Tally(at[arm])
             out.append(Point(arm, float(floor), t.quiet_share(), t.mean(ANSWERABLE), t.mean((stats.ADVERSARIAL,))))
         if progress is not None:
             print(f"locomo-repro report: floor={floor:g} done", file=progress, flush=True)
@@ -186,14 +178,6 @@ def differences(predictions: Predictions) -> list[Difference]:
             for half, kinds in halves:
                 out.append(Difference(one, two, half, *stats.pooled(predictions, diff, kinds)))
     return out
-
-
-def run_predictions(samples: Sequence[Sample], records: dict[str, list[bench.Record]]) -> Predictions:
-    """A run's records as the predictions file ``-out`` would write, read back (what ``-stats`` reads)."""
-    from .. import cli
-    from ..score.predictions import parse
-
-    return parse(cli.predictions(samples, records), "<run>")
 
 
 def _one_line(text: Any) -> str:
@@ -255,14 +239,15 @@ def read_verdicts(source: str | jsonio.Source, manifest: Any) -> Claims:
     return Claims(True, tuple((s, counts.get(s, 0)) for s in claims.STATUSES), refuted, failing)
 
 
-def measured_claims(manifest: Any, samples: Sequence[Sample], data_path: str | None, progress: TextIO | None) -> Claims:
-    """Every claim measured now, as ``locomo-repro claims`` measures it (``claims.verdict``): minutes."""
-    lab = claims.Lab(samples, data_path)
-    verdicts = []
-    for i, claim in enumerate(manifest.claims, 1):
-        verdicts.append(claims.verdict(claim, lab, manifest))
-        if progress is not None and (i % 50 == 0 or i == len(manifest.claims)):
-            print(f"locomo-repro report: {i}/{len(manifest.claims)} claims measured", file=progress, flush=True)
+def measured_claims(manifest: Any, lab: claims.Lab, progress: TextIO | None) -> Claims:
+    """Every claim measured now, as ``locomo-repro claims`` measures it (``claims.measured``), by
+    ``lab`` (the report's own, so the builds it made already serve the claims too): a minute or so;
+    ``progress`` is told how far (``data.progress``)."""
+    if progress is None:
+        verdicts = claims.measured(manifest, lab.samples, lab.data_path, None, lab)
+    else:
+        with Progress("claims", len(manifest.claims), progress, verb="measured") as shown:
+            verdicts = claims.measured(manifest, lab.samples, lab.data_path, shown, lab)
     counts = Counter(v.claim.status for v in verdicts)
     rows = tuple(
         ClaimRow(v.claim.id, v.claim.status, v.claim.published, v.shown, _one_line(v.claim.reason), v.ok)

@@ -21,7 +21,6 @@ from __future__ import annotations
 import math
 
 from ..data.dataset import CATEGORIES
-from . import mem0
 from .official import Scorer, blind, scores
 from .predictions import Predictions, PredictionsError, gold
 
@@ -54,6 +53,8 @@ def verdicts(predictions: Predictions) -> dict[str, list[int | None]]:
 
 def figures(predictions: Predictions, scorer: Scorer) -> dict[str, dict[str, dict[str, object]]]:
     """``{arm: {"1".."5", "overall": {name, n, f1, recall, judge, mem0_f1, mem0_bleu}}}`` (see the module)."""
+    from . import mem0  # here: NLTK's tokenisers and BLEU are loaded by what scores a file, not by every import
+
     official = scores(predictions, scorer)
     judged = verdicts(predictions)
     out: dict[str, dict[str, dict[str, object]]] = {}

@@ -160,13 +160,19 @@ def quantile(values: np.ndarray, weights: np.ndarray, q: float) -> float:
     Tied values sit together after sorting, so the order among ties (the
     reference's sort is not stable) cannot change which value is returned.
     """
+    return quantiles(values, weights, (q,))[0]
+
+
+def quantiles(values: np.ndarray, weights: np.ndarray, qs: Sequence[float]) -> list[float]:
+    """:func:`quantile` at each of ``qs``, the values sorted once."""
     if len(values) == 0:
-        return math.nan
+        return [math.nan for _ in qs]
     order = np.argsort(values, kind="stable")
     # Weights are integers below 2**53: the running sum is exact.
     seen = np.cumsum(weights[order])
-    at = int(np.searchsorted(seen, q * float(np.sum(weights)), side="left"))
-    return float(values[order[min(at, len(order) - 1)]])
+    whole = float(np.sum(weights))
+    return [float(values[order[min(int(np.searchsorted(seen, q * whole, side="left")), len(order) - 1)]])
+            for q in qs]
 
 
 def interval(diff: Sequence[float], size: Sequence[float], p: float = TAIL) -> tuple[float, float, float]:
@@ -192,7 +198,8 @@ def interval(diff: Sequence[float], size: Sequence[float], p: float = TAIL) -> t
     whole, n = 0.0, 0.0
     for d, s in zip(diff, size):
         whole, n = whole + d, n + s
-    return go_div(whole, n), quantile(statistic, weight, p), quantile(statistic, weight, 1 - p)
+    low, high = quantiles(statistic, weight, (p, 1 - p))
+    return go_div(whole, n), low, high
 
 
 # --- the report -----------------------------------------------------------------------
