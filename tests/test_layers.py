@@ -81,3 +81,48 @@ def test_the_layer_rule_sees_an_upward_import(tmp_path):
 def test_every_subpackage_is_placed_in_a_layer():
     subpackages = {p.name for p in PACKAGE.iterdir() if (p / "__init__.py").is_file()}
     assert subpackages <= set(LAYERS)
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every set of modules that import one another, directly or through others (strongly connected
+    components of more than one module, or a module importing itself), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph.get(v, ()):
+            if w not in graph:
+                continue
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1 or v in graph.get(v, ()):
+                found.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_no_module_imports_a_module_that_imports_it():
+    """No import circle anywhere, the imports made only for type checking included."""
+    assert circles({module: imported(module, path) for module, path in modules()}) == []
+
+
+def test_the_circle_rule_sees_a_circle_through_a_third_module():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": {"e"}}
+    assert circles(graph) == [["a", "b", "c"], ["e"]]

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from .numbers import figure, names_fraction, numbers
 
 if TYPE_CHECKING:
-    from .manifest import Claim
+    from .records import Claim
 
 #: The precision of a word naming a fraction: agreement by :func:`.numbers.names_fraction`.
 FRACTION = "fraction"

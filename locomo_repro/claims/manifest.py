@@ -11,13 +11,10 @@ from __future__ import annotations
 
 import os
 import re
-from collections import Counter
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
 
 import yaml
 
@@ -26,6 +23,7 @@ from . import expr
 from .agree import FRACTION, expected, places, precision_step
 from .measures import COLUMNS, KINDS, METRICS, ROWS
 from .numbers import FRACTION_WORDS, NUMBER_WORDS, figure, numbers
+from .records import Claim, Manifest, NotClaim
 from .runs import parse_run
 
 STATUSES = ("reproduced", "refuted", "refuted-by-reconstruction", "reported", "unverifiable")
@@ -45,66 +43,6 @@ _ID = re.compile(r"[a-z0-9][a-z0-9.+\-]*\Z")
 
 class ManifestError(ValueError):
     """A manifest that does not have the shape of claims.yaml; the message names the entry."""
-
-
-@dataclass(frozen=True)
-class Claim:
-    """One number the publication states, what measures it, and whether the kit agrees."""
-
-    id: str
-    section: str
-    where: str
-    measures: Mapping[str, Any]
-    published: str
-    precision: str
-    status: str
-    unit: str = "number"
-    value: Any = None
-    compare: str = "equal"
-    measured: Any = None
-    reason: str | None = None
-    note: str | None = None
-
-    @property
-    def kind(self) -> str:
-        return self.measures["kind"]
-
-
-@dataclass(frozen=True)
-class NotClaim:
-    """A number in the publication that is not a claim (a flag value, a label), with the reason."""
-
-    section: str
-    value: str
-    reason: str
-    count: int = 1
-
-
-@dataclass(frozen=True)
-class Manifest:
-    """claims.yaml, checked."""
-
-    publication: Mapping[str, str]
-    sections: tuple[str, ...]
-    claims: tuple[Claim, ...]
-    not_claims: tuple[NotClaim, ...]
-
-    def claim(self, claim_id: str) -> Claim:
-        for c in self.claims:
-            if c.id == claim_id:
-                return c
-        raise KeyError(claim_id)
-
-    def counts(self) -> Counter:
-        """Numbers accounted for, per (section, number as printed): claims' published values and not-claims."""
-        out: Counter = Counter()
-        for c in self.claims:
-            for token in numbers(c.published):
-                out[c.section, token] += 1
-        for n in self.not_claims:
-            for token in numbers(n.value):
-                out[n.section, token] += n.count
-        return out
 
 
 def default_path() -> Path:

@@ -28,7 +28,7 @@ from .lab import Lab
 from .runs import Run, parse_run
 
 if TYPE_CHECKING:
-    from .manifest import Claim, Manifest
+    from .records import Claim, Manifest
 
 METRICS = ("F1", "recall", "quiet", "n", "declined")
 COLUMNS = ("1-4", "adv", "all", "quiet")
