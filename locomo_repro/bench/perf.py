@@ -192,7 +192,8 @@ def into_readme(readme: Path, text: str) -> None:
     write_atomic(readme, "".join([*lines[: start + 1], text, *lines[stop:]]).encode("utf-8"))
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def parser() -> goflags.Parser:
+    """This command's flags (the docs' commands are parsed with it)."""
     p = goflags.Parser(prog="locomo-repro bench", description=__doc__.splitlines()[0])
     p.add_argument("--runs", type=int, default=5, help="how many runs (default 5)")
     p.add_argument("--vs", metavar="CMD", default="",
@@ -206,6 +207,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                         "N times each, from the kit's checkout (the current folder)")
     p.add_argument("flags", nargs=argparse.REMAINDER,
                    help="flags for locomo-repro, after --; none: the speed table's rows")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = parser()
     args = p.parse(argv)
     if args.runs < 1 or args.proof_runs < 0:
         which = f"--runs must be at least 1, got {args.runs}" if args.runs < 1 else \

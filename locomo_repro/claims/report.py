@@ -182,13 +182,19 @@ def measured(manifest: Manifest, samples: Sequence[Any], data: str | os.PathLike
     return verdicts
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """``locomo-repro claims``: measure every claim, print the status table; exit 1 if any fails."""
+def parser() -> flags.Parser:
+    """This command's flags (the docs' commands are parsed with it)."""
     p = flags.Parser(prog="locomo-repro claims", description=DESCRIPTION)
     p.add_argument("--manifest", metavar="PATH", help="claims.yaml (default: $LOCOMO_CLAIMS, else the kit's own)")
     p.add_argument("--data", metavar="PATH", help="the dataset (default: LOCOMO_DATA, else the cache)")
     p.add_argument("--markdown", metavar="PATH", help="also write the summary as markdown to PATH")
     p.add_argument("--json", metavar="PATH", help="also write every verdict as JSON to PATH (for locomo-repro report)")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``locomo-repro claims``: measure every claim, print the status table; exit 1 if any fails."""
+    p = parser()
     args = p.parse(argv)
     outputs = [(flag, path) for flag, path in (("--markdown", args.markdown), ("--json", args.json)) if path]
     if problem := unwritable_all(outputs):  # refused before minutes of measuring
