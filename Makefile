@@ -42,8 +42,8 @@ report:         ## the one-page HTML report (needs the report extra: pip install
 	mkdir -p $(OUT)
 	$(PY) -m locomo_repro report -o $(OUT)/report.html
 
-claims:         ## status of every published number
-	$(PY) -m locomo_repro claims
+claims:         ## status of every published number, also written to docs/claims-summary.md
+	$(PY) -m locomo_repro claims --markdown docs/claims-summary.md
 
 golden:         ## rebuild golden/ with the official scorer (downloaded once, sha-checked), and the package's copy
 	$(PY) -m locomo_repro golden --out golden
