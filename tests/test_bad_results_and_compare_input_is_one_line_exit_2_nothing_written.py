@@ -58,7 +58,7 @@ CASES = {
     "a missing file": (lambda t: [str(t / "none.json")], "none.json: cannot read"),
     "a file that is no JSON": (lambda t: [write(t, "a.json", "{")], "a.json: not JSON"),
     "another system's object": (lambda t: [write(t, "mem0.json", json.dumps({"0": [{"question": "q", "response": "r"}]}))],
-                                "mem0.json: neither a results file"),
+                                "mem0.json: in the mem0 format"),
     "JSON lines": (lambda t: [write(t, "refined.jsonl", '{"qa_id": "a#1"}\n{"qa_id": "a#2"}\n')],
                    "refined.jsonl: JSON lines"),
     "a results file of another version": (lambda t: [write(t, "r.json", json.dumps({**GOOD, "version": 2}))],
@@ -73,8 +73,10 @@ def test_bad_compare_input_is_one_line_and_exit_2(tmp_path, capsys, case):
     argv, says = CASES[case]
     err = one_line(capsys, ["compare", *argv(tmp_path)])
     assert says in err, err
-    if case in ("another system's object", "JSON lines"):
+    if case == "JSON lines":
         assert err.rstrip().endswith("with `locomo-repro import` first")
+    if case == "another system's object":  # named, as stats and official name it
+        assert err.rstrip().endswith("import it first with locomo-repro import --arm NAME=PATH -out FILE")
 
 
 def test_a_broken_results_file_names_the_place(tmp_path, capsys, monkeypatch):

@@ -37,6 +37,7 @@ from .metric import declined
 from ..data import jsonio
 from ..go import flags
 from .predictions import Predictions, PredictionsError, decode, parse, source
+from .shapes import foreign
 from .stats import go_div, grades, interval, unenumerable
 
 PROG = "locomo-repro compare"
@@ -102,6 +103,8 @@ def load(path: str) -> results.Results | Predictions:
         raise CompareError(str(err)) from None
     if results.is_results(data):
         return results.parse(data, path)
+    if said := foreign(data, path):  # another system's format, named
+        raise CompareError(said)
     if isinstance(data, list):
         return parse(data, path, read_once.sha256)
     raise CompareError(f"{path}: neither a results file (no \"schema\": \"{results.SCHEMA}\") nor predictions "
