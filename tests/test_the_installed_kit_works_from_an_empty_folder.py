@@ -49,7 +49,9 @@ def venv(wheel, tmp_path_factory) -> Path:
     python = home / "bin" / "python"
     lib = Path(_run(python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))").stdout.strip())
     (lib / "lent.pth").write_text("".join(f"{p}\n" for p in site.getsitepackages()))
-    done = _run(sys.executable, "-m", "pip", "--python", python, "install", "--no-deps", "--no-index", "--quiet", wheel)
+    # --ignore-installed: the kit the lent libraries may hold (tox installs it there) is not this wheel
+    done = _run(sys.executable, "-m", "pip", "--python", python, "install", "--no-deps", "--no-index", "--quiet",
+                "--ignore-installed", wheel)
     assert done.returncode == 0, done.stderr
     return home
 
