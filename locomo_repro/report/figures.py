@@ -126,13 +126,13 @@ def tradeoff(run: dict[str, list[bench.Record]], floors: Sequence[float] = FLOOR
     """
     out: list[Point] = []
     each = Floors(run)
-    for floor in floors:
-        at = each.at(floor)
-        for arm in sorted(at):
-            t = bench.Tally(at[arm])
-            out.append(Point(arm, float(floor), t.quiet_share(), t.mean(ANSWERABLE), t.mean((stats.ADVERSARIAL,))))
-        if progress is not None:
-            print(f"locomo-repro report: floor={floor:g} done", file=progress, flush=True)
+    with Progress("report: floors", len(floors), progress) as shown:  # a bar on a terminal, else a line a 10 s
+        for floor in floors:
+            at = each.at(floor)
+            for arm in sorted(at):
+                t = bench.Tally(at[arm])
+                out.append(Point(arm, float(floor), t.quiet_share(), t.mean(ANSWERABLE), t.mean((stats.ADVERSARIAL,))))
+            shown.advance()
     return out
 
 
