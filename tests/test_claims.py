@@ -45,7 +45,7 @@ def test_claim(claim: claims.Claim, lab: claims.Lab, record_property):
     summary, its size not judged; unverifiable: no number.  A claim needing what is not here is skipped."""
     got = claims.verdict(claim, lab, MANIFEST)
     if got.missing:
-        pytest.skip(f"{claim.id} needs {got.missing}")
+        pytest.skip(f"the claim needs {got.missing}")  # the test id names the claim; one reason, one summary line
     record_property("published", claim.published)
     record_property("measured", got.shown)
     if claim.status == "reported":
