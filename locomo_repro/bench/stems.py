@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from ..data import jsonio
 from ..data.dataset import DatasetError, load_each, resolve
+from ..go import flags
 from ..read.reader import Options
 from ..score.golden import stem_words
 from ..text import reduce, stems
@@ -26,10 +27,13 @@ RUNS: tuple[Settings, ...] = tuple(Settings(Options(), arm_set=arms, coref=coref
     ("main", False), ("walk", False), ("factor", False), ("read", False), ("hops", False), ("main", True)))
 
 
+def parser() -> flags.Parser:
+    """This command's flags: none but --help."""
+    return flags.Parser(prog=PROG, description="Print the stem table the kit ships, remade with the installed NLTK.")
+
+
 def main(argv: Sequence[str] = ()) -> int:
-    if argv:
-        print(f"{PROG}: takes no arguments, got {' '.join(argv)}", file=sys.stderr)
-        return 2
+    parser().parse(argv)
     try:
         golden = stem_words(jsonio.load(resolve()), reduce.normalise)
         reduce.load_stems()
