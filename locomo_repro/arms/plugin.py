@@ -274,9 +274,9 @@ def made(plugin: Plugin, conversation: Conversation) -> Plugged | Asked:
     except Exception as err:
         raise PluginFailure(f"arm {plugin.name}, {conversation.id}: {plugin.target}(conversation) raised "
                             f"{type(err).__name__}: {_one_line(str(err))}") from None
-    if callable(getattr(got, "recall", None)):
+    if isinstance(got, Recalls) and callable(got.recall):
         return Plugged(plugin.name, conversation, got)
-    if callable(getattr(got, "answer", None)):
+    if isinstance(got, Answers) and callable(got.answer):
         return Asked(plugin.name, conversation, got)
     raise PluginFailure(f"arm {plugin.name}, {conversation.id}: {plugin.target}(conversation) returned "
                         f"{_short(got)}, which has neither recall(question, k) nor answer(question)")

@@ -20,7 +20,7 @@ from ..memory.cite import Cite, Memory, ids, sure
 from ..score.metric import DECLINE, declined, grade, recall
 from ..read.model import Model, Nothing
 from ..arms.oracle import Oracle
-from ..arms.plugin import SET, Asked, Conversation, Plugin, PluginError, Said, load, made
+from ..arms.plugin import SET, Asked, Conversation, Plugged, Plugin, PluginError, Said, load, made
 from ..arms.path import Path
 from ..read.reader import Options, Reader, gather, recite, reply
 from ..memory.talk import mentions
@@ -240,7 +240,7 @@ def build(
         if blind:
             graph.blind()
         arms: dict[str, Arm] = {}
-        mades: dict[str, object] = {}
+        mades: dict[str, Plugged | Asked] = {}
         for part in parts:
             if isinstance(part, str):
                 got = ARMS[part](sample, vocab, vector, graph)
@@ -255,13 +255,13 @@ def build(
     return cases
 
 
-def _plugged(name: str, plugged: object, gathered: bool) -> Arm:
+def _plugged(name: str, plugged: Plugged | Asked, gathered: bool) -> Arm:
     """A plug-in's arm: a memory read by the extractive reader (or the ``+set`` reader), or an answerer."""
     if isinstance(plugged, Asked):
         if gathered:
             raise PluginError(f"-arms {name}{SET}: {name} is an answerer; only a memory is read by a reader")
         return Arm(name, Nothing(), reply, answerer=plugged)
-    return Arm(name + SET if gathered else name, plugged, gather if gathered else reply)  # type: ignore[arg-type]
+    return Arm(name + SET if gathered else name, plugged, gather if gathered else reply)
 
 
 def choose(arm_set: str) -> list[str | tuple[Plugin, bool]]:
