@@ -28,7 +28,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib.metadata import EntryPoint, PackageNotFoundError, entry_points, packages_distributions, version
+from importlib.metadata import EntryPoint, entry_points, packages_distributions, version
 from typing import Protocol, runtime_checkable
 
 from ..data.dataset import Sample, Turn
@@ -113,12 +113,9 @@ def installed() -> dict[str, EntryPoint]:
 
 
 def _version(module: str) -> str:
-    top = module.partition(".")[0]
-    for dist in packages_distributions().get(top, ()):
-        try:
-            return f"{dist} {version(dist)}"
-        except PackageNotFoundError:  # pragma: no cover - a listed distribution without metadata
-            continue
+    """The installed distribution that holds ``module`` and its version (``"mypkg 0.3.0"``), or ""."""
+    for dist in packages_distributions().get(module.partition(".")[0], ())[:1]:
+        return f"{dist} {version(dist)}"
     return ""
 
 
