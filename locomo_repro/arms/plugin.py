@@ -114,9 +114,8 @@ def installed() -> dict[str, EntryPoint]:
 
 def _version(module: str) -> str:
     """The installed distribution that holds ``module`` and its version (``"mypkg 0.3.0"``), or ""."""
-    for dist in packages_distributions().get(module.partition(".")[0], ())[:1]:
-        return f"{dist} {version(dist)}"
-    return ""
+    dists = packages_distributions().get(module.partition(".")[0], [])
+    return f"{dists[0]} {version(dists[0])}" if dists else ""
 
 
 def _imported(module: str, attr: str, spec: str) -> object:
