@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from refused import one_line
 from locomo_repro import cli
 from locomo_repro.claims.report import main as claims_main
 from locomo_repro.data import jsonio
@@ -45,13 +46,6 @@ def pipe(data: bytes):
         os.close(read)  # first: a command that read nothing must not leave the feeder blocked
         feeder.join()
 
-
-def one_line(capsys, code: int, *parts: str) -> str:
-    captured = capsys.readouterr()
-    assert code == 2 and "Traceback" not in captured.err, captured.err
-    (line,) = captured.err.splitlines()
-    assert all(p in line for p in parts), line
-    return line
 
 
 def signatures(err: str) -> list[str]:

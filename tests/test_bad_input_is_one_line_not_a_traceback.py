@@ -17,6 +17,7 @@ import json
 
 import pytest
 
+from refused import one_line
 from locomo_repro import cli
 from locomo_repro.data import dataset
 from locomo_repro.read.chat import ChatBadReply, _parse_reply
@@ -35,13 +36,6 @@ def sample(qa: list, **conversation) -> dict:
     conv.update(conversation)
     return {"sample_id": "s1", "conversation": conv, "qa": qa}
 
-
-def one_line(capsys, code: int, *parts: str) -> str:
-    captured = capsys.readouterr()
-    assert code == 2 and "Traceback" not in captured.err
-    (line,) = captured.err.splitlines()
-    assert all(p in line for p in parts), line
-    return line
 
 
 def test_samples_without_questions_print_nan_percent_as_the_reference(tmp_path, capsys):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from refused import one_line
 from locomo_repro import cli
 from locomo_repro.bench import perf
 from locomo_repro.bench.reach import main as reach_main
@@ -26,13 +27,6 @@ def status(command, argv: list[str]) -> int:
     except SystemExit as done:
         return int(done.code or 0)
 
-
-def one_line(capsys, code: int, *parts: str) -> str:
-    captured = capsys.readouterr()
-    assert code == 2 and "Traceback" not in captured.err and captured.out == "", captured.err
-    (line,) = captured.err.splitlines()
-    assert all(p in line for p in parts), line
-    return line
 
 
 ABBREVIATED = [

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from refused import one_line
 from locomo_repro import cli
 from locomo_repro.data import jsonio
 from locomo_repro.peers.__main__ import main as peers_main
@@ -33,13 +34,6 @@ def predictions(confidence: str = "0.5", reply: str = '"Paris"', extra: str = ""
           f'"a_prediction_context": [], "a_prediction_confidence": {confidence}{extra}}}')
     return f'[{{"sample_id": "s1", "qa": [{qa}]}}]'
 
-
-def one_line(capsys, code: int, *parts: str) -> str:
-    captured = capsys.readouterr()
-    assert code == 2 and "Traceback" not in captured.err, captured.err
-    (line,) = captured.err.splitlines()
-    assert all(p in line for p in parts), line
-    return line
 
 
 @pytest.mark.parametrize(("raw", "says"), [

@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from refused import one_line
 from locomo_repro import cli
 from locomo_repro.peers.__main__ import main as peers_main
 from locomo_repro.score import crosscheck
@@ -17,13 +18,6 @@ MEM0 = {"0": [{"question": "When did Caroline go to the LGBTQ support group?", "
 ZEP = {"locomo_experiment_user_0": [{"question": "When did Caroline go to the LGBTQ support group?",
                                      "answer": "I do not know", "golden_answer": "7 May 2023"}]}
 
-
-def one_line(capsys, code: int, *parts: str) -> str:
-    captured = capsys.readouterr()
-    assert code == 2 and "Traceback" not in captured.err, captured.err
-    (line,) = captured.err.splitlines()
-    assert all(p in line for p in parts), line
-    return line
 
 
 @pytest.mark.parametrize(("content", "forced", "says"), [

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from refused import one_line
 from locomo_repro import cli
 from locomo_repro.data import atomic, jsonio
 from locomo_repro.peers.__main__ import main as peers_main
@@ -33,13 +34,6 @@ def data(tmp_path) -> Path:
     path.write_text(json.dumps(DATA))
     return path
 
-
-def one_line(capsys, code: int, *parts: str) -> str:
-    captured = capsys.readouterr()
-    assert code == 2 and "Traceback" not in captured.err, captured.err
-    (line,) = captured.err.splitlines()
-    assert all(p in line for p in parts), line
-    return line
 
 
 @pytest.mark.parametrize("form", ["/dev/fd/{}", "/proc/self/fd/{}"])
