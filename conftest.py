@@ -107,12 +107,13 @@ def command(lab):
 
     def printed(argv: list[str]) -> str:
         args = cli.parser().parse_args(argv)
-        settings = cli.run_settings(args, cli.options(args))
+        options = cli.options(args)
+        settings = cli.run_settings(args, options)
         summary = cli.gathered(args, settings)
         for outcome in lab.outcomes(settings):
             summary.add(outcome)
         out = io.StringIO()
-        cli.finish(summary, args, out)
+        cli.finish(summary, args, out, cli.run_signature(args, options))
         return out.getvalue()
 
     return printed

@@ -14,7 +14,6 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from concurrent.futures import Executor
 from typing import TYPE_CHECKING, TextIO
 from pathlib import Path
 
@@ -23,7 +22,7 @@ from .bench.names import ARM_SETS, STEPS
 from .data.atomic import flushed, silence_stdout, unwritable_all, write_files
 from .data.progress import Progress
 from .go.flags import Parser, UsageError
-from .data.dataset import DatasetError, Sample, load, load_each, resolve
+from .data.dataset import DatasetError, load, load_each, resolve
 from .data.stop import Threads, WorkerError
 from .read.model import DEFAULT_BASE_URL, DEFAULT_MEMO, KEY_VARIABLES, Model, api_key, open_model, probe
 from .read.reader import Options
@@ -31,7 +30,7 @@ from .score import signature
 
 if TYPE_CHECKING:
     from .arms.plugin import Plugin
-    from .bench import experiment as bench, stream
+    from .bench import stream
 
 PROG = "locomo-repro"
 
@@ -166,18 +165,18 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     settings = run_settings(args, opts)
     summary = gathered(args, settings)
     if reader is None:  # read, built and asked one conversation at a time: memory flat in the dataset's size
+        signed = run_signature(args, opts, plugins)
         kept = None
         if args.resume:
             from .bench.resume import Kept
 
-            kept = Kept(args.resume, str(run_signature(args, opts, plugins)))
+            kept = Kept(args.resume, str(signed))
         with Progress("conversations", args.only or None) as progress:  # a bar on a terminal, else a line a 10 s
             for got in stream.outcomes(load_each(args.data, args.only), settings, args.jobs, kept):
                 summary.add(got)
                 progress.advance()
         if kept is not None and kept.read:
             print(f"{PROG}: {kept.read} conversations read back from {args.resume}", file=sys.stderr)
-        signed = run_signature(args, opts, plugins)
         signature.emit(signed)  # once the whole file is read: a bad one is one line
         finish(summary, args, out, signed)
         return 0
@@ -215,10 +214,9 @@ def gathered(args: argparse.Namespace, settings: stream.Settings) -> stream.Repo
                          sums=bool(args.json))
 
 
-def finish(summary: stream.Report, args: argparse.Namespace, out: TextIO,
-           signed: signature.Signature | None = None) -> None:
+def finish(summary: stream.Report, args: argparse.Namespace, out: TextIO, signed: signature.Signature) -> None:
     """Print the gathered run and write ``-out`` (not with -sweep, as in the reference) and ``-json``, both
-    or neither; ``signed`` is the run's signature for ``-json`` (by default ``run_signature`` without plug-ins)."""
+    or neither; ``signed`` is the run's signature, which ``-json`` records."""
     out.write(summary.text(progress=sys.stderr))
     files = []
     if args.out and not args.sweep:
@@ -228,7 +226,7 @@ def finish(summary: stream.Report, args: argparse.Namespace, out: TextIO,
 
         opts = summary.settings.options
         made = summary.results(run_settings_record(args, opts), signature.file_sha256(resolve(args.data)),
-                               str(signed or run_signature(args, opts)))
+                               str(signed))
         files.append((Path(args.json), encode(made)))
     if files:
         write_files(files)
@@ -274,22 +272,6 @@ def arms_listing() -> str:
     lines.append("any other plug-in: MODULE:ATTR (a class or function called with each conversation); "
                  "NAME+set reads a memory plug-in with the +set reader")
     return "\n".join(lines) + "\n"
-
-
-def report(
-    samples: Sequence[Sample], cases: Sequence[bench.Case], args: argparse.Namespace, opts: Options, out: TextIO,
-    pool: Executor | None = None,
-) -> None:
-    """Print what the reference prints for these flags over built cases, and write ``-out``
-    (``pool`` asks the remote arms: see ``bench.Case.ask``).  ``samples`` are the cases' own;
-    the cases are asked and gathered one by one, as a run does (``bench.stream``)."""
-    from .bench import stream
-
-    settings = run_settings(args, opts)
-    summary = gathered(args, settings)
-    for case in cases:
-        summary.add(stream.outcome(case, settings, pool))
-    finish(summary, args, out)
 
 
 def run_main(argv: Sequence[str]) -> int:

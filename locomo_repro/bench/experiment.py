@@ -12,7 +12,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field, replace
 from typing import Any, TextIO
 
-from ..data.dataset import ANSWERABLE, CATEGORIES, Sample
+from ..data.dataset import ANSWERABLE, CATEGORIES, Question, Sample
 from ..arms.factor import Scoped, Span
 from ..go.strings import to_lower
 from ..arms.graph import NAMING, Knowledge
@@ -97,15 +97,7 @@ class Case:
         texts = [q.text for q in questions]
         said = list(pool.map(arm.answerer.answer, texts)) if pool is not None else [
             arm.answerer.answer(text) for text in texts]
-        out = []
-        for q, got in zip(questions, said):
-            answer = taken(got, options)
-            out.append(Record(
-                sample=self.sample.id, question=q.text, answer=q.answer, category=q.category, evidence=q.evidence,
-                reply=answer, context=got.context, sure=got.confidence, score=grade(q.category, answer, q.answer),
-                recall=None if got.context is None else recall([e.strip("()") for e in q.evidence], got.context),
-            ))
-        return out
+        return [self.graded(q, taken(got, options), got.context, got.confidence) for q, got in zip(questions, said)]
 
     def said(self, arm: Arm, question: str, options: Options) -> str:
         """One arm's reply to one question of this conversation, as ``ask`` gives it."""
@@ -138,22 +130,17 @@ class Case:
                 answer = (submitted[i].result() if submitted is not None
                           else arm.read(q.text, cites, confidence, self.vocab, options))
                 context = tuple(ids(cites))
-                records.append(
-                    Record(
-                        sample=self.sample.id,
-                        question=q.text,
-                        answer=q.answer,
-                        category=q.category,
-                        evidence=q.evidence,
-                        reply=answer,
-                        context=context,
-                        sure=confidence,
-                        score=grade(q.category, answer, q.answer),
-                        # The reference trims brackets off evidence ids before matching.
-                        recall=recall([e.strip("()") for e in q.evidence], context),
-                    )
-                )
+                records.append(self.graded(q, answer, context, confidence))
         return out
+
+    def graded(self, q: Question, reply: str, context: tuple[str, ...] | None, confidence: float | None) -> Record:
+        """One question's reply graded, its evidence recall counted from ``context`` (absent without one)."""
+        return Record(
+            sample=self.sample.id, question=q.text, answer=q.answer, category=q.category, evidence=q.evidence,
+            reply=reply, context=context, sure=confidence, score=grade(q.category, reply, q.answer),
+            # The reference trims brackets off evidence ids before matching.
+            recall=None if context is None else recall([e.strip("()") for e in q.evidence], context),
+        )
 
 
 def taken(said: Said, options: Options) -> str:

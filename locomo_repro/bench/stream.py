@@ -141,32 +141,32 @@ def outcomes(samples: Iterable[Sample], settings: Settings, jobs: int = 1, kept:
     gc.collect()
     gc.freeze()
     try:
-        def done(got: Outcome | Future) -> Outcome:
-            if isinstance(got, Outcome):
-                return got
-            try:
-                outcome = got.result()
-            except PluginError as err:  # loaded here, but not in the worker (which imports it by name)
-                raise PluginError(f"{err} (in a worker process: -jobs 1 runs every conversation in this one)"
-                                  ) from None
+        def ready(sample: Sample) -> Outcome | None:  # kept by an earlier run
+            return kept.get(sample.id) if kept is not None else None
+
+        def keep(outcome: Outcome) -> Outcome:
             if kept is not None:
                 kept.put(outcome)
             return outcome
 
+        def done(got: Outcome | Future) -> Outcome:
+            if isinstance(got, Outcome):
+                return got
+            try:
+                return keep(got.result())
+            except PluginError as err:  # loaded here, but not in the worker (which imports it by name)
+                raise PluginError(f"{err} (in a worker process: -jobs 1 runs every conversation in this one)"
+                                  ) from None
+
         if jobs == 1:
             for sample in samples:
-                if (got := kept.get(sample.id) if kept is not None else None) is None:
-                    got = conversation(sample, settings)
-                    if kept is not None:
-                        kept.put(got)
-                yield got
+                yield ready(sample) or keep(conversation(sample, settings))
             return
         # A bad sample further on, a stop or Ctrl-C: the workers are ended, not waited for (``stop.workers``).
         with workers(jobs) as pool:
             waiting: deque = deque()
             for sample in samples:
-                ready = kept.get(sample.id) if kept is not None else None
-                waiting.append(ready if ready is not None else pool.submit(conversation, sample, settings))
+                waiting.append(ready(sample) or pool.submit(conversation, sample, settings))
                 if len(waiting) > 2 * jobs:
                     yield done(waiting.popleft())
             while waiting:

@@ -35,7 +35,7 @@ from ..read.chat import (ChatBadReply, ChatClient, ChatError, ChatHTTPError, Cha
                          user_message)
 from ..data import stop
 from ..data.atomic import WriteError, write_atomic
-from ..data.progress import Progress
+from ..data.progress import EVERY, Progress
 from ..text.lexicon import DECLINE
 from ..memory.cite import Cite
 from ..read.reader import Options
@@ -62,8 +62,8 @@ SHOWN_FAILURES = 5
 ASKS_TO_WAIT = frozenset({429, 503})
 #: The longest ``Retry-After`` honoured (seconds): a longer ask (a 400-digit one cannot even be slept) waits this.
 LONGEST_ASKED = 3600.0
-#: Seconds between progress lines; a run shorter than this shows none.
-PROGRESS_EVERY = 10.0
+#: Seconds between progress lines off a terminal (the kit's one rule, ``progress.EVERY``); a shorter run shows none.
+PROGRESS_EVERY = EVERY
 
 #: Sends one prompt and returns the model's raw reply; raises ``ChatError`` on failure.
 Complete = Callable[[str], str]

@@ -20,7 +20,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from .. import __version__
 from ..data import jsonio
@@ -240,11 +240,15 @@ class _Reader:
             raise self.fail(where, f"no {key!r}")
         return obj[key]
 
-    def text(self, obj: object, key: str, where: str) -> str:
+    def typed(self, obj: object, key: str, where: str, kind: type, word: str) -> Any:
+        """``obj[key]``, which must be a ``kind`` (``word`` names it in the message)."""
         value = self.field(obj, key, where)
-        if not isinstance(value, str):
-            raise self.fail(where, f"{key!r} is {_kind(value)}, not a string")
+        if not isinstance(value, kind):
+            raise self.fail(where, f"{key!r} is {_kind(value)}, not {word}")
         return value
+
+    def text(self, obj: object, key: str, where: str) -> str:
+        return self.typed(obj, key, where, str, "a string")
 
     def number(self, obj: object, key: str, where: str) -> float:
         value = self.field(obj, key, where)
@@ -262,16 +266,10 @@ class _Reader:
         return value
 
     def mapping(self, obj: object, key: str, where: str) -> dict:
-        value = self.field(obj, key, where)
-        if not isinstance(value, dict):
-            raise self.fail(where, f"{key!r} is {_kind(value)}, not an object")
-        return value
+        return self.typed(obj, key, where, dict, "an object")
 
     def listed(self, obj: object, key: str, where: str) -> list:
-        value = self.field(obj, key, where)
-        if not isinstance(value, list):
-            raise self.fail(where, f"{key!r} is {_kind(value)}, not a list")
-        return value
+        return self.typed(obj, key, where, list, "a list")
 
     def rows(self, obj: object, key: str, where: str) -> dict:
         value = self.mapping(obj, key, where)
