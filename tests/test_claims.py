@@ -488,3 +488,17 @@ def test_each_kind_of_measure_is_registered_once_where_it_is_defined():
         claims.kind("table", required=("run",))(lambda m, lab, manifest: 0.0)
     assert {c.kind for c in MANIFEST.claims} <= set(claims.KINDS)
     assert claims.KINDS["table"].required == {"run", "row", "metric"}
+
+
+def test_a_claim_of_the_official_scorer_is_skipped_naming_it_when_the_named_scorer_cannot_be_read(monkeypatch, tmp_path):
+    missing = tmp_path / "evaluation.py"
+    monkeypatch.setenv(official.ENV, str(missing))
+    monkeypatch.setattr(official, "fetch", lambda *a, **kw: pytest.fail("a named scorer that is missing was fetched"))
+    got = claims.verdict(MANIFEST.claim("metric.empty-context"), claims.Lab([]), MANIFEST)
+    assert got.ok and got.holds is None and got.shown == "—"
+    assert got.missing.startswith("the official evaluation.py (") and str(missing) in got.missing, got.missing
+    wrong = tmp_path / "other.py"
+    wrong.write_text("x = 1\n")
+    monkeypatch.setenv(official.ENV, str(wrong))
+    got = claims.verdict(MANIFEST.claim("metric.empty-context"), claims.Lab([]), MANIFEST)
+    assert got.holds is None and "not the pinned evaluation.py" in got.missing, got.missing

@@ -287,18 +287,15 @@ class Lab:
         """The official ``eval_question_answering``, found as the kit finds it everywhere
         (``$LOCOMO_EVALUATION_PY``, else the cache, else fetched at the pinned commit and sha-checked).
 
-        Raises :class:`NotAtHand` when none can be had (the fetch is tried once per lab): the kit's own
-        metric never stands in for it.  A file that is named or cached but is not the pinned scorer is a
-        ValueError naming it.
+        Raises :class:`NotAtHand` when none can be had, whatever the reason (a named file that cannot be
+        read or is not the pinned scorer, no cache, no network: the fetch is tried once per lab), naming
+        the reason, as every test needing the scorer skips: the kit's own metric never stands in for it.
         """
 
         def load() -> official.Scorer | NotAtHand:
-            named = official.locate()
             try:
-                return official.official_scorer(named)
+                return official.official_scorer(official.locate())
             except official.OfficialUnavailable as err:
-                if named is not None:
-                    raise ValueError(str(err)) from None
                 return NotAtHand(f"the official evaluation.py ({err})")
 
         found = self.memo(("scorer",), load)
