@@ -19,7 +19,7 @@ import locomo_repro
 PACKAGE = Path(locomo_repro.__file__).parent
 
 #: Lowest first.  Modules at the package's top level (the command line) are the top floor.
-LAYERS = ["go", "text", "data", "memory", "arms", "read", "score", "bench", "refined", "peers", "claims", "report", ""]
+LAYERS = ["go", "text", "data", "memory", "arms", "read", "score", "judge", "bench", "refined", "peers", "claims", "report", ""]
 
 
 def layer(module: str) -> int:
