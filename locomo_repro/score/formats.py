@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..data import jsonio
-from ..score.shapes import SHAPES, shape
+from .shapes import SHAPES, shape
 
 FORMATS = tuple(SHAPES)
 
