@@ -259,3 +259,25 @@ def read(spec: str, dataset: Callable[[], Sequence[Sample]]) -> Judged:
     except PeersError as err:
         raise JudgedError(str(err)) from None
     return Judged(spec, found, tuple(_peers(spec, source, samples)))
+
+
+def read_key(path: str, samples: Sequence[Sample]) -> dict[tuple[str, int], str]:
+    """locomo-audit's ``answer_key.json`` (``question_id`` ``locomo_<conversation>_qa<n>``, ``question``,
+    ``golden_answer``): the gold of each question its wrong answers were written against."""
+    try:
+        data = jsonio.load(path)
+    except jsonio.InputError as err:
+        raise JudgedError(str(err)) from None
+    if not isinstance(data, list):
+        raise JudgedError(f"{path}: not an answer key (a list of question_id, question, golden_answer)")
+    golds, replies = [], []
+    for i, item in enumerate(data):
+        where = f"{path}: [{i}]"
+        if not isinstance(item, dict):
+            raise JudgedError(f"{where}: not an object")
+        ident, question = (_text(item, k, where) for k in ("question_id", "question"))
+        if not isinstance(item.get("golden_answer"), (str, int, float)):
+            raise JudgedError(f"{where}: no golden_answer")
+        replies.append(Reply(conversation=ident.rpartition("_qa")[0] or ident, question=question, reply=""))
+        golds.append(str(item["golden_answer"]))  # a number as written (the dataset writes six as integers)
+    return {(sample.id, index): gold for gold, (sample, index) in zip(golds, _aligned("key", path, replies, samples))}
