@@ -13,7 +13,7 @@ two to twelve conversations.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..data.dataset import ANSWERABLE
@@ -98,15 +98,11 @@ def j(verdicts: Sequence[Verdict], kinds: Sequence[int]) -> Figure:
     return Figure(len(marks), failed(mine), *pooled(marks))
 
 
-def per_repeat(verdicts: Sequence[Verdict], kinds: Sequence[int]) -> list[Figure]:
-    """J of each repeat r = 0, 1, ...: Σ score / n over the judged verdicts of repeat r."""
-    mine = [v for v in verdicts if v.category in kinds]
-    out = []
-    for r in sorted({v.repeat for v in mine}):
-        these = [v for v in mine if v.repeat == r]
-        judged = [v.score for v in these if v.score is not None]
-        out.append(Figure(len(judged), failed(these), sum(judged) / len(judged) if judged else None))
-    return out
+def of_repeat(verdicts: Sequence[Verdict], kinds: Sequence[int], r: int) -> Figure:
+    """J of repeat ``r`` (0, 1, ...): Σ score / n over its judged verdicts in ``kinds``."""
+    these = [v for v in verdicts if v.category in kinds and v.repeat == r]
+    judged = [v.score for v in these if v.score is not None]
+    return Figure(len(judged), failed(these), sum(judged) / len(judged) if judged else None)
 
 
 def aggregate(verdicts: Sequence[Verdict], kinds: Sequence[int], rule: str) -> Figure:
@@ -214,7 +210,7 @@ def j_at_f1(verdicts: Sequence[Verdict], kinds: Sequence[int], f1: float) -> Fig
     return Figure(len(marks), 0, sum(marks) / len(marks) if marks else None)
 
 
-def leniency(by_arm: dict[str, Sequence[Verdict]], kinds: Sequence[int]) -> dict[str, Figure]:
+def leniency(by_arm: Mapping[str, Sequence[Verdict]], kinds: Sequence[int]) -> dict[str, Figure]:
     """The acceptance rate (J) of the probes' replies, known to be wrong: each of :data:`WRONG_PROBES` the
     file holds, the three together (Σ s / n over all their questions), and the sensitivity, the acceptance of
     the gold itself (:data:`GOLD_PROBE`)."""
