@@ -191,6 +191,11 @@ def _plus(path: str, data: list, samples: Sequence[Sample]) -> list[Verdict]:
     return out + cognitive
 
 
+def _refined_judge(prompt: str) -> str:
+    """The judge of a Refined record: ``refined`` with its default prompt, ``refined <prompt>`` with another."""
+    return "refined" if prompt == "refined" else f"refined {prompt}"
+
+
 def _refined(path: str, records: list[dict], samples: Sequence[Sample]) -> list[Verdict]:
     """Refined's scored records: ``llm_score`` for ``qa_id``'s question; a record without one failed."""
     try:
@@ -208,7 +213,7 @@ def _refined(path: str, records: list[dict], samples: Sequence[Sample]) -> list[
         gold = record.get("matched_answer") or (golds[0] if isinstance(golds, list) and golds else None)
         out.append(_verdict(sample, index, reply.reply, None if gold is None else str(gold), arm=arm,
                             label="" if value is None else jsonio.dumps(value), score=score,
-                            judge=f"refined {record.get('llm_judge') or 'refined'}",
+                            judge=_refined_judge(str(record.get("llm_judge") or "refined")),
                             reason=str(record.get("llm_reason") or ("" if score is not None else "no llm_score"))))
     return out
 
