@@ -66,11 +66,20 @@ class Judged:
     stated: dict[str, float] = field(default_factory=dict)
 
 
+#: Words of a failed judgement's reason that say the endpoint failed, not the judge.
+_ENDPOINT_WORDS = ("api error", "error code", "http", "endpoint", "timed out", "timeout", "connection")
+#: The reason a reader gives a question its file holds no verdict for.
+NO_VERDICT = "no verdict in the file"
+
+
 def cause(v: Verdict) -> str:
-    """Why a failed judgement failed, in a few words (for the summary; its reason may quote a key)."""
+    """Why a failed judgement failed, in a few words (for the summary; a reason may quote a key, so it is
+    never shown): an API error, no verdict in the file, an empty label, or a label that is no verdict."""
     low = v.reason.lower()
-    if "api error" in low or "error code" in low:
+    if any(word in low for word in _ENDPOINT_WORDS):
         return "an API error"
+    if low == NO_VERDICT:
+        return NO_VERDICT
     if not v.label.strip():
         return "an empty label"
     return "no verdict in its label"
@@ -108,7 +117,7 @@ def _peers(path: str, source: Source, samples: Sequence[Sample]) -> list[Verdict
     arm = Path(path.rstrip("/")).stem
     return [_verdict(sample, index, r.reply, arm=arm, label="" if r.judge is None else str(r.judge).lower(),
                      score=None if r.judge is None else float(r.judge), judge=source.format,
-                     reason="" if r.judge is not None else "no verdict in the file")
+                     reason="" if r.judge is not None else NO_VERDICT)
             for r, (sample, index) in zip(source.replies, _aligned(arm, path, source.replies, samples))]
 
 
@@ -214,7 +223,7 @@ def _refined(path: str, records: list[dict], samples: Sequence[Sample]) -> list[
         out.append(_verdict(sample, index, reply.reply, None if gold is None else str(gold), arm=arm,
                             label="" if value is None else jsonio.dumps(value), score=score,
                             judge=_refined_judge(str(record.get("llm_judge") or "refined")),
-                            reason=str(record.get("llm_reason") or ("" if score is not None else "no llm_score"))))
+                            reason=str(record.get("llm_reason") or ("" if score is not None else NO_VERDICT))))
     return out
 
 
