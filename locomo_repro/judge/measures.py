@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..data.dataset import ANSWERABLE
 from ..score.metric import grade
@@ -183,13 +184,19 @@ def difference(one: Sequence[Verdict], two: Sequence[Verdict], kinds: Sequence[i
     return Figure(len(diff), failed(v for v in (*one, *two) if v.category in kinds), *pooled(diff))
 
 
+@lru_cache(maxsize=1 << 16)  # each figure of each row asks again for the same replies
+def official_f1(category: int, reply: str, gold: str) -> float:
+    """The official F1 of a reply (``score.metric.grade``: by its category's rule)."""
+    return grade(category, reply, gold)
+
+
 def _f1(verdicts: Sequence[Verdict], kinds: Sequence[int]) -> list[tuple[float, float]]:
     """(official F1, score) of every scored question in ``kinds`` of the official categories (1-5)."""
     out = []
     for group in questions(verdicts, [k for k in kinds if k in (*ANSWERABLE, 5)]).values():
         if (s := score(group)) is not None:
             first = group[0]
-            out.append((grade(first.category, first.reply, first.gold), s))
+            out.append((official_f1(first.category, first.reply, first.gold), s))
     return out
 
 
