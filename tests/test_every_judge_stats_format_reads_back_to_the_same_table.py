@@ -4,8 +4,10 @@ exact figures, markdown (the default) and latex the same rows with figures round
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
+from pathlib import Path
 
 import pytest
 from judged_files import verdict, write
@@ -32,9 +34,15 @@ def shown(value: object) -> str:
 
 
 def test_json_csv_markdown_and_latex_hold_the_same_rows(path, capsys):
-    document = json.loads(printed(capsys, path, "--format", "json"))
+    capsys.readouterr()
+    assert cli.main(["judge", "stats", path, "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    document = json.loads(out)
     assert (document["schema"], document["version"]) == ("locomo-repro/judge-stats", 1)
-    assert document["files"] == [{"path": path, "shape": "kit"}]
+    digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()[:8]
+    (said,) = [line for line in err.splitlines() if line.startswith("signature: ")]
+    assert said.endswith(f"|judged:{digest}|shape:kit|scorer:kit")
+    assert document["files"] == [{"path": path, "shape": "kit", "signature": said.removeprefix("signature: ")}]
     rows = document["rows"]
     assert rows and all(list(row) == list(FIELDS) for row in rows)
     read_back = list(csv.DictReader(io.StringIO(printed(capsys, path, "--format", "csv"))))

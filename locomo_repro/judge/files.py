@@ -28,6 +28,7 @@ line naming the file.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -57,11 +58,13 @@ SHAPES = ("kit", "mem0", "zep", "backboard", "audit", "locomo-plus", "refined")
 
 @dataclass(frozen=True)
 class Judged:
-    """One judged file read: what it was named, the shape it was read as, its verdicts in file order, and
-    the figures it states of itself (locomo-audit's ``correct``, ``accuracy`` ...)."""
+    """One judged file read: what it was named, the shape it was read as, the sha256 of the bytes read (of
+    the files' sha256s in order, for several), its verdicts in file order, and the figures it states of itself
+    (locomo-audit's ``correct``, ``accuracy`` ...)."""
 
     path: str
     shape: str
+    sha256: str
     verdicts: tuple[Verdict, ...]
     stated: dict[str, float] = field(default_factory=dict)
 
@@ -248,10 +251,13 @@ def read(spec: str, dataset: Callable[[], Sequence[Sample]]) -> Judged:
     files); ``dataset`` gives the samples a file without question ids is matched to, when one needs them."""
     try:
         paths = files(spec)
-        loaded: list[object] = ([[value for _, value in jsonio.lines(jsonio.read(paths[0]))]]
-                                if paths[0].suffix == ".jsonl" else [jsonio.load(p) for p in paths])
+        sources = [jsonio.read(p) for p in paths]  # read once: parsed, then signed
+        loaded: list[object] = ([[value for _, value in jsonio.lines(sources[0])]]
+                                if paths[0].suffix == ".jsonl" else [jsonio.loads(source) for source in sources])
     except (PeersError, jsonio.InputError) as err:
         raise JudgedError(str(err)) from None
+    sha256 = sources[0].sha256 if len(sources) == 1 else hashlib.sha256(
+        "".join(source.sha256 for source in sources).encode()).hexdigest()
     data = loaded[0]
     found = kind(data)
     if found is None:
@@ -259,20 +265,20 @@ def read(spec: str, dataset: Callable[[], Sequence[Sample]]) -> Judged:
     if len(paths) > 1 and found != "backboard":
         raise JudgedError(f"{spec}: names {len(paths)} files; only backboard comes as one file per conversation")
     if found == "kit":
-        return Judged(spec, found, tuple(verdicts.loads(data, spec)[0]))
+        return Judged(spec, found, sha256, tuple(verdicts.loads(data, spec)[0]))
     samples = dataset()
     if found == "audit" and isinstance(data, dict):
         got, stated = _audit(spec, data, samples)
-        return Judged(spec, found, tuple(got), stated)
+        return Judged(spec, found, sha256, tuple(got), stated)
     if found == "locomo-plus" and isinstance(data, list):
-        return Judged(spec, found, tuple(_plus(spec, data, samples)))
+        return Judged(spec, found, sha256, tuple(_plus(spec, data, samples)))
     if found == "refined" and isinstance(data, list):
-        return Judged(spec, found, tuple(_refined(spec, [r for r in data if isinstance(r, dict)], samples)))
+        return Judged(spec, found, sha256, tuple(_refined(spec, [r for r in data if isinstance(r, dict)], samples)))
     try:
         source = decoded(Path(spec.rstrip("/")).stem, spec, paths, loaded)
     except PeersError as err:
         raise JudgedError(str(err)) from None
-    return Judged(spec, found, tuple(_peers(spec, source, samples)))
+    return Judged(spec, found, sha256, tuple(_peers(spec, source, samples)))
 
 
 def read_key(path: str, samples: Sequence[Sample]) -> dict[tuple[str, int], str]:

@@ -30,6 +30,7 @@ from functools import lru_cache, partial
 from ..data.dataset import DatasetError, Sample, load
 from ..go import flags
 from ..score.compare import FORMATS, labels, tabulated
+from ..score.signature import KIT, PREFIX, Signature
 from . import measures as m
 from .files import Judged, cause, read, read_key
 from .verdicts import JudgedError, Verdict
@@ -165,6 +166,11 @@ def stated_notes(judged: Judged, table: Sequence[Row]) -> list[str]:
     return out
 
 
+def signature(judged: Judged) -> Signature:
+    """The signature of a file's figures: its bytes' digest, the shape it was read as, the kit's measures."""
+    return Signature((("judged", judged.sha256[:PREFIX]), ("shape", judged.shape), ("scorer", KIT)))
+
+
 def parser() -> argparse.ArgumentParser:
     """This command's flags (the docs' commands are parsed with it)."""
     p = flags.Parser(prog=PROG, description="What the verdicts of judged files measure: J per category with both "
@@ -213,10 +219,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             notes.append(note)
         notes += stated_notes(judged, mine) if mine else []
         table += mine
-    head = {"schema": SCHEMA, "version": VERSION, "files": [{"path": j.path, "shape": j.shape} for j in read_files],
+    signed = [str(signature(j)) for j in read_files]
+    head = {"schema": SCHEMA, "version": VERSION,
+            "files": [{"path": j.path, "shape": j.shape, "signature": sign} for j, sign in zip(read_files, signed)],
             "notes": notes}
     sys.stdout.write(tabulated(table, FIELDS, args.format, head, signed=(),
                                left=("file", "arm", "figure", "row")))
     for line in notes:
         print(f"note: {line}", file=sys.stderr)
+    for sign in signed:
+        print(f"signature: {sign}", file=sys.stderr)
     return 0
