@@ -104,8 +104,8 @@ def probe_rows(label: str, by_arm: dict[str, list[Verdict]]) -> list[Row]:
 
 def pairs(first: dict[str, list[Verdict]], other: dict[str, list[Verdict]]) -> list[tuple[str, str]]:
     """The arms of ``other`` paired with the first file's: by name, else its one arm with the first's one."""
-    mine = [a for a in other if not a.startswith("probe")]
-    theirs = [a for a in first if not a.startswith("probe")]
+    mine = [a for a in other if not m.is_probe(a)]
+    theirs = [a for a in first if not m.is_probe(a)]
     named = [(a, a) for a in mine if a in theirs]
     if named or len(mine) != 1 or len(theirs) != 1:
         return named
@@ -210,7 +210,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         by_arm = _arms(judged.verdicts)
         mine: list[Row] = []
         for arm, verdicts in by_arm.items():
-            if not arm.startswith("probe."):
+            if not m.is_probe(arm):
                 mine += arm_rows(label, arm, verdicts, key)
         mine += probe_rows(label, by_arm)
         if judged is not read_files[0]:
