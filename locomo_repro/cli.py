@@ -176,8 +176,8 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
 
             kept = Kept(args.resume, str(signed))
         with Progress("conversations", args.only or None) as progress:  # a bar on a terminal, else a line a 10 s
-            samples = answer_key.each(load_each(args.data, args.only), args.only)
-            for got in stream.outcomes(samples, settings, args.jobs, kept):
+            each = answer_key.each(load_each(args.data, args.only), args.only)
+            for got in stream.outcomes(each, settings, args.jobs, kept):
                 summary.add(got)
                 progress.advance()
         if kept is not None and kept.read:

@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, NoReturn
 
-from . import key, official, results, signature
+from . import key as answer_key, official, results, signature
 from .metric import declined
 from ..data import jsonio
 from ..data.audit import AuditError
@@ -118,8 +118,8 @@ def _keyed(got: results.Results | Predictions, name: str) -> results.Results | P
     """A predictions file's gold under the key ``name``; a results file, graded when it was run, only if its
     run's key is ``name`` (else a CompareError)."""
     if isinstance(got, Predictions):
-        return key.keyed(name, got)[0]
-    ran = got.settings.get("key") or key.OFFICIAL
+        return answer_key.keyed(name, got)[0]
+    ran = got.settings.get("key") or answer_key.OFFICIAL
     if ran != name:
         raise CompareError(f"{got.path}: graded against the {ran} answer key, not the {name} one (-key {name})")
     return got
@@ -289,7 +289,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("-format", "--format", choices=FORMATS, default=FORMATS[0],
                    help="markdown (the default: a GitHub table, figures to three places), csv or json (exact "
                         "figures), or latex (a booktabs table)")
-    key.flag(p)
+    answer_key.flag(p)
     return p
 
 
@@ -316,7 +316,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         notes.append(f"{blocked}: differences without intervals")
     made = [{"path": path, "kind": "results" if isinstance(got, results.Results) else "predictions",
              "signature": got.signature if isinstance(got, results.Results)
-             else str(signature.predictions(path, signature.KIT, *key.load(args.key).signed(), sha256=got.sha256))}
+             else str(signature.predictions(path, signature.KIT, *answer_key.load(args.key).signed(), sha256=got.sha256))}
             for path, got in zip(args.files, files)]
     sys.stdout.write(render(table, args.format, columns[0].label, notes, made))
     for line in notes:
