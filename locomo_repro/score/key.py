@@ -116,28 +116,39 @@ class Key:
     def predictions(self, predictions: Predictions, samples: Sequence[Sample]) -> tuple[Predictions, int]:
         """A predictions file with its gold under this key, and how many questions were held apart (left out
         of the file returned).  Its questions are found in ``samples`` (the dataset, already under this key)
-        by sample id and text, taken in order; a question the dataset does not hold keeps its gold."""
+        as ``found`` finds them; a question the dataset does not hold keeps its gold."""
         if self.official:
             return predictions, 0
-        where = {s.id: (i, s) for i, s in enumerate(samples)}
-        used: dict[str, set[int]] = {}
         kept = []
-        for q in predictions.questions:
-            position, sample = where.get(q.sample, (-1, None))
-            taken = used.setdefault(q.sample, set())
-            at = next((i for i, d in enumerate(sample.questions) if i not in taken and d.text == q.question),
-                      None) if sample is not None else None
-            if sample is not None and at is not None:
-                taken.add(at)
-                asked = sample.questions[at]
+        for q, at in zip(predictions.questions, found(predictions, samples)):
+            if at is not None:
+                asked = samples[at[0]].questions[at[1]]
                 if asked.held:
                     continue
-                if (position, at) in self.errors:
+                if at in self.errors:
                     q = replace(q, answer=asked.answer, evidence=asked.evidence)
             kept.append(q)
         held = len(predictions.questions) - len(kept)
         return replace(predictions, questions=tuple(kept)), held
 
+
+def found(predictions: Predictions, samples: Sequence[Sample]) -> list[tuple[int, int] | None]:
+    """Where each question of a predictions file is in the dataset ``samples``: (sample position, question
+    position), found by sample id and text, a text asked twice taken in order; None where it is not there."""
+    where = {s.id: i for i, s in enumerate(samples)}
+    used: dict[int, set[int]] = {}
+    out: list[tuple[int, int] | None] = []
+    for q in predictions.questions:
+        position = where.get(q.sample)
+        at = None
+        if position is not None:
+            taken = used.setdefault(position, set())
+            at = next((i for i, d in enumerate(samples[position].questions) if i not in taken and d.text == q.question),
+                      None)
+            if at is not None:
+                taken.add(at)
+        out.append(None if at is None else (position, at))
+    return out
 
 def load(name: str) -> Key:
     """The key called ``name`` (one of ``NAMES``); the audited key reads the errors file (``data.audit``)."""
