@@ -3,58 +3,24 @@
 The dataset is one conversation whose last turn says "Paris"; the ``parrot`` plug-in answers every question
 with that turn and names it as its evidence (D1:3).  So a question scores F1 1 and recall 1 where the key's
 gold is "Paris" with evidence D1:3, and 0 where it is "London" with D1:1; a multi-hop gold "Paris, Rome"
-scores 0.5 (one part of two).  The errors file is written here, in the audit's shape.
+scores 0.5 (one part of two).  The errors file is written by the test (toy_audit), in the audit's shape.
 """
 
 from __future__ import annotations
 
 import io
-import json
 
 import pytest
 
+import toy_audit
 from locomo_repro import cli
-from locomo_repro.data import audit
 from locomo_repro.score.key import Key, load
-
-TURNS = [{"speaker": "Ann", "dia_id": "D1:1", "text": "I lived in London."},
-         {"speaker": "Bob", "dia_id": "D1:2", "text": "Nice."},
-         {"speaker": "Ann", "dia_id": "D1:3", "text": "Paris"}]
-
-#: (question, category, official answer, official evidence, error type or None, corrected answer, corrected
-#: evidence); question i is locomo_0_qa<i>.
-QUESTIONS = [
-    ("Where is Ann now?", 4, "Paris", ["D1:3"], None, "", []),
-    ("Where did Ann move?", 4, "London", ["D1:1"], "HALLUCINATION", "Paris", ["D1:3"]),
-    ("Where was Ann in May?", 2, "London", ["D1:1"], "TEMPORAL_ERROR", "Paris", ["D1:3"]),
-    ("Where does Bob say Ann is?", 4, "London", ["D1:1"], "ATTRIBUTION_ERROR", "Paris", ["D1:3"]),
-    ("Which cities has Ann seen?", 1, "London", ["D1:1"], "INCOMPLETE", "Paris, Rome", ["D1:3"]),
-    ("Would Ann like Paris?", 3, "Paris; she went", ["D1:3"], "AMBIGUOUS", "Unclear", ["D1:1"]),
-    ("Which city did Ann name?", 4, "Paris", ["D1:1"], "WRONG_CITATION", "Paris (answer is right)", ["D1:3"]),
-]
-
-
-def dataset() -> list[dict]:
-    qa = [{"question": q, "category": c, "answer": a, "evidence": e} for q, c, a, e, *_ in QUESTIONS]
-    qa.append({"question": "What is Bob's dog called?", "category": 5, "adversarial_answer": "Rex", "evidence": []})
-    return [{"sample_id": "s1", "qa": qa, "conversation": {
-        "speaker_a": "Ann", "speaker_b": "Bob", "session_1_date_time": "1:56 pm on 8 May, 2023", "session_1": TURNS}}]
-
-
-def errors() -> list[dict]:
-    return [{"question_id": f"locomo_0_qa{i}", "question": q, "golden_answer": a, "category": c, "error_type": t,
-             "cited_evidence": e, "correct_evidence": ce, "reasoning": "hand-made", "correct_answer": ca}
-            for i, (q, c, a, e, t, ca, ce) in enumerate(QUESTIONS) if t]
+from toy_audit import QUESTIONS
 
 
 @pytest.fixture
 def files(tmp_path, monkeypatch):
-    (tmp_path / "d.json").write_text(json.dumps(dataset()))
-    (tmp_path / "audit").mkdir()
-    (tmp_path / "audit" / "errors.json").write_text(json.dumps(errors()))
-    monkeypatch.setenv(audit.ENV, str(tmp_path / "audit"))
-    monkeypatch.syspath_prepend(str(__import__("pathlib").Path(__file__).parent))
-    return tmp_path
+    return toy_audit.write(tmp_path, monkeypatch)
 
 
 def table(files, *flags: str) -> dict[str, list[str]]:

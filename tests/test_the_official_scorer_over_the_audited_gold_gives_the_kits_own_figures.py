@@ -13,7 +13,12 @@ import pytest
 from locomo_repro import cli
 from locomo_repro.score import key, official
 from locomo_repro.score.predictions import parse, read
-from test_each_error_type_is_graded_as_the_answer_key_says import files  # noqa: F401  (a fixture)
+import toy_audit
+
+
+@pytest.fixture
+def files(tmp_path, monkeypatch):
+    return toy_audit.write(tmp_path, monkeypatch)
 
 
 def run(files, *flags: str) -> None:
