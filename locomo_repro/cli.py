@@ -335,6 +335,7 @@ COMMANDS: dict[str, Command] = {
     "official": Command("locomo_repro.score.crosscheck", "predictions scored with the official evaluation.py"),
     "compare": Command("locomo_repro.score.compare", "results and predictions files side by side, paired"),
     "key": Command("locomo_repro.score.ceiling", "the audited answer key: errors and ceilings per category"),
+    "categories": Command("locomo_repro.score.mapping", "which category mapping a file of any harness uses"),
     "import": Command("locomo_repro.peers.__main__", "other systems' published answers, converted", ("import",)),
     "table": Command("locomo_repro.peers.__main__", "an imported file's arms side by side, like with like",
                      ("table",)),

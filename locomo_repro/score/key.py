@@ -147,7 +147,7 @@ def found(predictions: Predictions, samples: Sequence[Sample]) -> list[tuple[int
                       None)
             if at is not None:
                 taken.add(at)
-        out.append(None if at is None else (position, at))
+        out.append(None if at is None or position is None else (position, at))
     return out
 
 def load(name: str) -> Key:
