@@ -148,8 +148,8 @@ class Placed:
 
     row: Row
     place: int
-    rank_low: float | None = None
-    rank_high: float | None = None
+    rank_low: int | None = None
+    rank_high: int | None = None
     diff: float | None = None
     diff_low: float | None = None
     diff_high: float | None = None
@@ -430,7 +430,7 @@ def _totals(row: Row, conversations: Sequence[str]) -> tuple[list[float], list[f
             [float(row.sums.get(s, (0, 0.0))[0]) for s in conversations])
 
 
-def rank_intervals(rows: Sequence[Row], conversations: Sequence[str]) -> list[tuple[float | None, float | None]]:
+def rank_intervals(rows: Sequence[Row], conversations: Sequence[str]) -> list[tuple[int | None, int | None]]:
     """Each row's rank interval: the 2.5% and 97.5% weighted quantiles (``stats.quantiles``) of its rank, 1 + the
     rows whose answerable F1 in the resample is above its own, over every resample of ``conversations``
     (``stats.resampled``, each weighted by its multinomial count); a resample where the row has no question
@@ -440,12 +440,12 @@ def rank_intervals(rows: Sequence[Row], conversations: Sequence[str]) -> list[tu
     resampled = [stats.resampled(*_totals(row, conversations)) for row in rows]
     values = np.vstack([r[0] for r in resampled])
     weights = resampled[0][1]
-    out: list[tuple[float | None, float | None]] = []
+    out: list[tuple[int | None, int | None]] = []
     for i in range(len(rows)):
         rank = 1.0 + np.sum(values > values[i], axis=0)
         kept = ~np.isnan(values[i])
         low, high = stats.quantiles(rank[kept], weights[kept], (stats.TAIL, 1 - stats.TAIL))
-        out.append((low, high))
+        out.append((int(low), int(high)) if kept.any() else (None, None))
     return out
 
 
@@ -507,7 +507,7 @@ def text(table: Sequence[Placed], conversations: int) -> str:
         if r.missing:
             continue
         interval = f"[{_f(r.low)}, {_f(r.high)}]" if r.low is not None else "-"
-        rank = f"{p.rank_low:g}-{p.rank_high:g}" if p.rank_low is not None and p.rank_high is not None else "-"
+        rank = f"{p.rank_low}-{p.rank_high}" if p.rank_low is not None and p.rank_high is not None else "-"
         diff = (f"{_f(p.diff, True)} [{_f(p.diff_low, True)}, {_f(p.diff_high, True)}]" if p.diff_low is not None
                 else _f(p.diff, True) if p.diff is not None else "-")
         failed = "-" if r.j_overall is None else str(r.j_overall.failed)
