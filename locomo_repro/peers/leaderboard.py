@@ -49,7 +49,7 @@ from ..judge import measures
 from ..judge.files import Judged
 from ..judge.files import kind as judged_kind
 from ..judge.files import read as read_judged
-from ..judge.verdicts import Verdict
+from ..judge.verdicts import JudgedError, Verdict
 from ..score import convert, official, results, stats
 from ..score import key as answer_key
 from ..score.compare import FORMATS, tabulated
@@ -181,12 +181,15 @@ def peers(peers_manifest: manifest.Manifest, root: Path | None, samples: Sequenc
         spec = str(root / path)
         try:
             matched = convert.match(name, read_format(name, spec, format), samples)
-            judged = read_judged(spec, lambda: samples)
         except (PeersError, OSError, ValueError) as err:
             out.append(Entry(name, "peers.yaml", name, system=name, missing=" ".join(str(err).split())))
             continue
-        out.append(Entry(name, "peers.yaml", name, _parsed([matched], samples, name),
-                           verdicts=judged.verdicts, disclosure=_judged_disclosure(judged.verdicts), system=name))
+        try:  # its own judge, where its shape has one (an official-shape file has none)
+            verdicts = read_judged(spec, lambda: samples).verdicts
+        except JudgedError:
+            verdicts = ()
+        out.append(Entry(name, "peers.yaml", name, _parsed([matched], samples, name), verdicts=verdicts,
+                         disclosure=_judged_disclosure(verdicts), system=name))
     return out
 
 
@@ -587,7 +590,6 @@ def parser() -> argparse.ArgumentParser:
 
 def load_file(spec: str, label: str, samples: Sequence[Sample]) -> list[Entry]:
     """The rows of one named file, read once: a results file, a predictions file, or a judged file."""
-    from ..judge.verdicts import JudgedError
     from ..score.compare import IMPORT
     from ..score.predictions import PredictionsError, decode, source
 
@@ -616,7 +618,6 @@ def build(args: argparse.Namespace) -> tuple[list[Placed], list[str], list[str]]
     """The table for parsed arguments, the conversations it is over and its notes (every input read and
     checked before the kit's arms are run)."""
     from ..data.dataset import load
-    from ..judge.verdicts import JudgedError
     from ..score.compare import labels
 
     samples = load(args.data)
@@ -638,6 +639,8 @@ def build(args: argparse.Namespace) -> tuple[list[Placed], list[str], list[str]]
     if args.arms != "none":
         say(f"running the kit's arms {args.arms} over {len(samples)} conversations")
         entries += kit(args.arms, samples, args.jobs)
+    if not entries:
+        raise LeaderboardError(f"{PROG}: no row: name a FILE, or leave the peers or the kit's arms in")
     rows = []
     for entry in entries:
         row = measured(entry, samples, audited, keyed)
