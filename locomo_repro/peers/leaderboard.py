@@ -629,7 +629,6 @@ def build(args: argparse.Namespace) -> tuple[list[Placed], list[str], list[str]]
     except JudgedError as err:
         raise LeaderboardError(str(err)) from None
     audited = None if args.key == answer_key.OFFICIAL else answer_key.load(args.key)
-    keyed = audited.samples(samples) if audited is not None else []
     peers_manifest = None
     if not args.no_peers:
         peers_manifest = manifest.load(Path(args.manifest) if args.manifest else manifest.default_path())
@@ -641,6 +640,16 @@ def build(args: argparse.Namespace) -> tuple[list[Placed], list[str], list[str]]
         entries += kit(args.arms, samples, args.jobs)
     if not entries:
         raise LeaderboardError(f"{PROG}: no row: name a FILE, or leave the peers or the kit's arms in")
+    return tabulate(entries, samples, peers_manifest, audited, judged)
+
+
+def tabulate(entries: Sequence[Entry], samples: Sequence[Sample], peers_manifest: manifest.Manifest | None,
+             audited: answer_key.Key | None = None, judged: Sequence[Judged] = ()
+             ) -> tuple[list[Placed], list[str], list[str]]:
+    """The rows of ``entries`` measured (``audited``: with the F1 under that key; ``judged``: re-judged),
+    with the headlines of ``peers_manifest``'s systems, placed: the table, the conversations it is over and
+    its notes."""
+    keyed = audited.samples(samples) if audited is not None else []
     rows = []
     for entry in entries:
         row = measured(entry, samples, audited, keyed)
