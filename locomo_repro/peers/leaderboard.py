@@ -260,8 +260,8 @@ def of_results(got: results.Results, label: str) -> list[Entry]:
 
 def kit(arm_set: str, samples: Sequence[Sample], jobs: int) -> list[Entry]:
     """The kit's own arms, ``arm_set`` (an ``-arms`` value) run over ``samples`` at the default settings
-    through ``bench.stream``, each a row; a set that cannot be run (bm25 without its library) is one missing row
-    per part, saying why."""
+    through ``bench.stream``, in one run, each arm a row; a part of the set that cannot be loaded (bm25 without
+    its library) is a missing row saying why."""
     from ..arms.plugin import PluginError
     from ..bench import experiment, stream
     from ..read.reader import Options
@@ -270,19 +270,21 @@ def kit(arm_set: str, samples: Sequence[Sample], jobs: int) -> list[Entry]:
     told = Disclosure(answer_model="none (the kit's extractive reader)", answer_prompt="none", judge_model="none",
                       judge_prompt="none", retrieval=experiment.header(options))
     out: list[Entry] = []
+    parts = []
     for part in arm_set.split(","):
-        records: dict[str, list] = {}
         try:
-            for o in stream.outcomes(samples, stream.Settings(options, arm_set=part), jobs=jobs):
-                for arm, got in o.records[0].items():
-                    records.setdefault(arm, []).extend(got)
+            experiment.choose(part)
+            parts.append(part)
         except (PluginError, ImportError) as err:
             out.append(Entry(f"kit {part}", "kit", part, missing=" ".join(str(err).split())))
-            continue
-        read = parse(stream.predictions(samples, records), f"kit {part}")
-        out += [Entry(f"kit {arm}", "kit", arm, read, disclosure=told) for arm in read.arms
-                if not any(s.arm == arm for s in out)]
-    return out
+    if not parts:
+        return out
+    records: dict[str, list] = {}
+    for o in stream.outcomes(samples, stream.Settings(options, arm_set=",".join(parts)), jobs=jobs):
+        for arm, got in o.records[0].items():
+            records.setdefault(arm, []).extend(got)
+    read = parse(stream.predictions(samples, records), f"kit {arm_set}")
+    return [Entry(f"kit {arm}", "kit", arm, read, disclosure=told) for arm in read.arms] + out
 
 
 # --- scoring a row --------------------------------------------------------------------------------------------
