@@ -14,8 +14,11 @@ import pytest
 
 from locomo_repro import cli
 from locomo_repro.data.dataset import ANSWERABLE
+from locomo_repro.peers import manifest
 from locomo_repro.score import stats
 from locomo_repro.score.predictions import read
+
+pytestmark = pytest.mark.slow  # each reads a whole file of the dataset's 1,986 questions, or several
 
 
 def run(capsys, *argv: str) -> dict:
@@ -91,3 +94,29 @@ def test_the_files_own_judge_is_judge_stats(capsys):
     assert (row["j"], row["j_overall"]) == (judged["answerable"]["value"], judged["overall"]["value"])
     assert row["j_failed"] == judged["overall"]["failed"]
     assert row["j"] == pytest.approx(0.9262, abs=5e-5)  # the audit's README: 92.62%
+
+
+
+@pytest.mark.outside("LOCOMO_PEERS")
+def test_each_systems_row_is_its_imported_file_and_its_headline_is_peers_checks(capsys, tmp_path):
+    got = run(capsys, "leaderboard", "--arms", "none", "--format", "json")["rows"]
+    rows = {r["name"]: r for r in got}
+    assert set(rows) == set(manifest.load(manifest.default_path()).systems)
+    folder = Path(os.environ["LOCOMO_PEERS"])
+    imported = tmp_path / "peers.json"
+    assert cli.main(["import", "--arm", f"memobase={folder / 'memobase' / 'memobase_eval_0710_3000.json'}",
+                     "--arm", f"zep={folder / 'zep' / 'zep_locomo_responses.json'}",
+                     "--arm", f"backboard={folder / 'backboard'}", "-out", str(imported)]) == 0
+    capsys.readouterr()
+    official = run(capsys, "official", "--kit", "--json", str(imported))[str(imported)]
+    for name, row in rows.items():
+        assert (row["n"], row["f1"]) == (official[name]["overall"]["n"], official[name]["overall"]["f1"])  # 1-4
+    assert cli.main(["peers", "check"]) == 0
+    checked = capsys.readouterr().out
+    cells = {c.where: c for c in manifest.load(manifest.default_path()).cells}
+    for row in rows.values():
+        (cell,) = [c for where, c in cells.items() if row["headline"].startswith(where)]
+        line = next(line for line in checked.splitlines() if line.split()[:1] == [cell.id])
+        assert line.split()[1] == row["verdict"]
+        assert f"published {row['published']}, the file gives {row['kit']} under overall" in line
+    assert (rows["zep"]["published"], rows["zep"]["kit"], rows["zep"]["verdict"]) == ("75.14", "75.13", "refuted")
