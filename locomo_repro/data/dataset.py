@@ -22,6 +22,7 @@ from pathlib import Path
 
 from ..go.strings import trim_space
 from . import jsonio
+from .categories import ANSWERABLE as ANSWERABLE, CATEGORIES as CATEGORIES  # re-exported: dataset.CATEGORIES
 from .atomic import write_atomic  # the kit's one writer; callers of dataset.write_atomic use it too
 
 #: The pinned copy of the dataset: commit, address, digest and size.
@@ -30,16 +31,6 @@ URL = f"https://raw.githubusercontent.com/snap-research/locomo/{COMMIT}/data/loc
 SHA256 = "79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4"
 SIZE = 2_805_274
 
-#: Question categories by the dataset's numbers, in the order tables list them.
-CATEGORIES: dict[int, str] = {
-    4: "single hop",
-    1: "multi hop",
-    2: "temporal",
-    3: "open domain",
-    5: "adversarial",
-}
-#: Categories whose answer is in the conversation (5 asks about what was never said).
-ANSWERABLE = (1, 2, 3, 4)
 
 #: English month names, independent of the locale.
 MONTH_NAMES = (
@@ -78,12 +69,14 @@ class Turn:
 
 @dataclass(frozen=True, slots=True)
 class Question:
-    """One question with its answer (the adversarial answer for category 5) and evidence ids."""
+    """One question with its answer (the adversarial answer for category 5) and evidence ids; ``held`` when an
+    answer key holds it apart from every category (``score.key``)."""
 
     text: str
     answer: str
     category: int
     evidence: tuple[str, ...]
+    held: bool = False
 
 
 @dataclass(frozen=True, slots=True)
