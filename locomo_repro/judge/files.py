@@ -36,14 +36,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..data import jsonio
-from ..data.dataset import CATEGORIES, Sample
+from ..data.categories import CATEGORIES
+from ..data.dataset import Sample
 from ..score import convert
 from ..score.formats import PeersError, Reply, Source, decoded, files, read_refined
 from ..score.shapes import shape
 from . import verdicts
 from .verdicts import JudgedError, Verdict
 
-#: The categories by number, with LoCoMo-Plus's sixth (until the dataset's table names it).
+#: The categories by number (the one table, ``data.categories``), with LoCoMo-Plus's sixth until that table names it.
 NAMES: dict[int, str] = {**CATEGORIES, 6: "cognitive"}
 
 #: LoCoMo-Plus's category names, by the dataset's numbers.
