@@ -2,30 +2,36 @@
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import sys
 from collections.abc import Sequence
 
+from ..go.flags import Parser, UsageError
+
 PROG = "locomo-repro judge"
 
-#: Every subcommand, the module whose ``main(argv)`` carries it out, and one line of help.
+#: Every subcommand: the module whose ``main(argv)`` carries it out, and one line of help.
 COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("locomo_repro.judge.run", "send every reply of predictions files to one judge; write its verdicts"),
 }
 
 
+def parser() -> Parser:
+    p = Parser(prog=PROG, description="LLM judges: "
+               + "; ".join(f"{name}: {help}" for name, (_, help) in COMMANDS.items()))
+    p.add_argument("command", choices=list(COMMANDS), metavar="COMMAND", help=", ".join(COMMANDS))
+    p.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS", help="the command's flags (COMMAND --help)")
+    return p
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else list(argv)
-    first = argv[0] if argv else ""
-    if first in ("", "-h", "--help", "-help", "help"):
-        lines = [f"usage: {PROG} COMMAND [ARGS ...]    ({PROG} COMMAND --help for a command's flags)", "",
-                 "commands:", *(f"  {name:<8}{help}" for name, (_, help) in COMMANDS.items())]
-        (sys.stdout if first else sys.stderr).write("\n".join(lines) + "\n")
-        return 0 if first else 2
-    if first not in COMMANDS:
-        print(f"{PROG}: unknown command {first!r} (see {PROG} --help)", file=sys.stderr)
+    try:
+        args = parser().parse_args(argv)
+    except UsageError as err:
+        print(f"{PROG}: {err} (see {PROG} --help)", file=sys.stderr)
         return 2
-    return importlib.import_module(COMMANDS[first][0]).main(argv[1:])
+    return importlib.import_module(COMMANDS[args.command][0]).main(args.args)
 
 
 if __name__ == "__main__":
