@@ -259,3 +259,40 @@ def test_a_source_that_is_not_the_pinned_one_is_refused(files, monkeypatch, caps
                  "-o", str(files / "j.json"), "-memo", str(files / "memo")])
     one_line(capsys, code, str(wrong), "sha256", "expected ac2e242f", "not the pinned mem0ai/mem0@b3ede5b7")
     assert not (files / "j.json").exists() and not (files / "memo").exists()
+
+
+def test_a_stopped_run_writes_nothing_and_resumes_from_the_memo(files, monkeypatch, capsys):
+    from locomo_repro.data import progress
+
+    advance = progress.Progress.advance
+    counted = []
+
+    def interrupted(self, steps=1, note=""):  # Ctrl-C once the third judgement is done
+        counted.append(steps)
+        if len(counted) == 3:
+            raise KeyboardInterrupt
+        advance(self, steps, note)
+
+    with Stub(ok) as stub:
+        monkeypatch.setattr(progress.Progress, "advance", interrupted)
+        assert run(files, stub.base_url, "-concurrency", "1") == 130
+        assert not (files / "j.json").exists() and len(list((files / "memo").iterdir())) == 3
+        monkeypatch.setattr(progress.Progress, "advance", advance)
+        assert run(files, stub.base_url, "-concurrency", "1") == 0
+    assert len(stub.requests) == 5  # the three kept, then the two left
+    assert "interrupted" in capsys.readouterr().err
+
+
+def test_the_key_goes_to_the_endpoint_only_and_is_never_shown(files, monkeypatch, capsys):
+    key = "sk-test-secret-0123456789"
+    monkeypatch.setenv("OPENAI_API_KEY", key)
+
+    def echo(body, n):  # a server that quotes the request's headers in its error
+        return 401, {"error": {"message": f"bad key Bearer {key}"}}, 0
+
+    with Stub(echo) as stub:
+        assert run(files, stub.base_url, "-attempts", "1") == 1
+    assert {r["headers"]["Authorization"] for r in stub.requests} == {f"Bearer {key}"}
+    captured = capsys.readouterr()
+    assert key not in captured.out + captured.err and key not in (files / "j.json").read_text()
+    assert "[redacted]" in made(files)[0].reason
