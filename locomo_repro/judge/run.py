@@ -36,7 +36,7 @@ from ..data.atomic import flushed, silence_stdout, unwritable_all, write_files
 from ..data.dataset import ANSWERABLE
 from ..data.progress import Progress
 from ..data.stop import Threads
-from ..go.flags import Parser, UsageError, has_control, seconds, shown
+from ..go.flags import Parser, UsageError, seconds, shown
 from ..read.chat import ChatClient, ChatReply, key_problem, shown_url, url_problem
 from ..read.model import DEFAULT_BASE_URL, KEY_VARIABLES, Memo, api_key
 from ..score import predictions, signature
@@ -143,11 +143,11 @@ class Usage:
 class Run:
     """One judge asked about many replies, through a memo (see the module's docstring); threads may share it."""
 
-    def __init__(self, judge: prompts.Judge, asker: Asker, memo: Memo, overrides: dict[str, Any],
+    def __init__(self, judge: prompts.Judge, asker: Asker, memo: str | None, overrides: dict[str, Any],
                  optional: tuple[str, ...]) -> None:
         self.judge = judge
         self.asker = asker
-        self.memo = memo
+        self.memo = Memo(self._complete, memo, asker.client.model, sys.stderr)
         self.overrides = overrides
         self.optional = optional
         self.asked = Usage()  # this run's requests
@@ -370,8 +370,6 @@ def summary(judge: prompts.Judge, made: Sequence[verdicts.Verdict]) -> str:
 def execute(args: argparse.Namespace) -> int:
     """Carry out a parsed command line."""
     key, rate_limit_wait = _checked(args)
-    if has_control(args.model):
-        raise UsageError("-model holds a control character")
     judge = prompts.user(Path(args.prompt)) if args.prompt else prompts.load(
         args.judge, Path(args.refined_root) if args.refined_root else None)
     files = [predictions.read(path) for path in args.files]
@@ -390,8 +388,7 @@ def execute(args: argparse.Namespace) -> int:
         overrides["seed"] = args.seed
     client = ChatClient(model=args.model, base_url=args.base, api_key=key, timeout=args.timeout)
     asker = Asker(client, Backoff(args.attempts, args.retry_wait, rate_limit_wait))
-    memo = Memo(lambda prompt: run._complete(prompt), args.memo or None, args.model, sys.stderr)
-    run = Run(judge, asker, memo, overrides, (*judge.optional, *(("seed",) if args.seed is not None else ())))
+    run = Run(judge, asker, args.memo or None, overrides, (*judge.optional, *(("seed",) if args.seed is not None else ())))
     temperature = overrides.get("temperature", run.request(work[0].item).params.get("temperature") if work else None)
     sig = signed(args, judge, files, temperature)
     signature.emit(sig)
@@ -403,8 +400,8 @@ def execute(args: argparse.Namespace) -> int:
     body = verdicts.dumps(made, facts(args, judge, run, files, temperature, made), str(sig))
     write_files([(Path(args.out), body.encode())])
     sys.stdout.write(summary(judge, made))
-    print(f"{PROG}: judge {judge.name}: {len(made)} judgements, {memo.hits} from {args.memo or 'no memo'}, "
-          f"{len(made) - memo.hits} asked; tokens asked: {run.asked.line()}; in the file: {run.kept.line()}",
+    print(f"{PROG}: judge {judge.name}: {len(made)} judgements, {run.memo.hits} from {args.memo or 'no memo'}, "
+          f"{len(made) - run.memo.hits} asked; tokens asked: {run.asked.line()}; in the file: {run.kept.line()}",
           file=sys.stderr)
     return 1 if any(v.failed for v in made) else 0
 
