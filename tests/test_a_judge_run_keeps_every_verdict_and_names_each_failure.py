@@ -83,7 +83,8 @@ def test_labels_are_read_into_binary_or_graded_scores(files, capsys):
     assert {v.judge for v in got} == {"prompt"} and {v.model for v in got} == {"judge-m"}
     assert {v.prompt_sha256 for v in got} == {hashlib.sha256(TEMPLATE.encode()).hexdigest()}
     assert len(stub.requests) == 5
-    assert stub.requests[0]["body"] == {"model": "judge-m", "temperature": 0.0, "messages": [
+    first = next(r["body"] for r in stub.requests if shown(r["body"])[0] == "Where is Ann?")
+    assert first == {"model": "judge-m", "temperature": 0.0, "messages": [
         {"role": "user", "content": 'Q: Where is Ann?\nGOLD: Paris\nGEN: Paris\nSay {"label": "..."}'}]}
     out = capsys.readouterr().out
     assert "mine       5       0  0.700" in out  # (1 + 0.5 + 0 + 1 + 1) / 5
@@ -221,7 +222,8 @@ def test_refined_is_refineds_request_through_the_same_machinery(files):
     with Stub(ok) as stub:
         assert main([str(files / "p.json"), "-judge", "refined", "-refined-root", str(files / "refined"),
                      "-model", "qwen3-14b", "-base", stub.base_url, "-o", str(files / "j.json"), "-memo", ""]) == 0
-    assert stub.requests[0]["body"] == {"model": "qwen3-14b", "temperature": 0.0, "enable_thinking": False,
+    first = next(r["body"] for r in stub.requests if shown(r["body"])[0] == "Where is Ann?")
+    assert first == {"model": "qwen3-14b", "temperature": 0.0, "enable_thinking": False,
                                         "messages": [{"role": "user", "content":
                                                       'Q: Where is Ann?\nGOLD: Paris\nGEN: Paris\nSay {"label": "..."}'}]}
     # Refined reads CORRECT or else wrong: its partial is a 0
