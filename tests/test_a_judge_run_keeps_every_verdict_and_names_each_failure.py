@@ -278,9 +278,9 @@ def test_a_stopped_run_writes_nothing_and_resumes_from_the_memo(files, monkeypat
     with Stub(ok) as stub:
         monkeypatch.setattr(progress.Progress, "advance", interrupted)
         assert run(files, stub.base_url, "-concurrency", "1") == 130
-        # the three done are kept (and the next, when its thread finished it before the run let it go)
+        # the three done are kept (and any the worker finished before the run let it go)
         kept = len(list((files / "memo").iterdir()))
-        assert not (files / "j.json").exists() and kept in (3, 4)
+        assert not (files / "j.json").exists() and kept >= 3
         first = len(stub.requests)
         monkeypatch.setattr(progress.Progress, "advance", advance)
         assert run(files, stub.base_url, "-concurrency", "1") == 0
