@@ -143,7 +143,7 @@ def test_a_rerun_asks_nothing_twice_and_a_failed_run_resumes(files, capsys):
         assert len(stub.requests) == first + 4  # nothing asked at all
     assert (files / "j.json").read_bytes() == again
     assert [v.score for v in made(files)] == [1.0, 0.5, 0.0, 1.0, 1.0]
-    assert "5 judgements, 5 from" in capsys.readouterr().err.splitlines()[-1]
+    assert f"5 judgements, 5 read from {files / 'memo'}, 0 asked" in capsys.readouterr().err.splitlines()[-1]
 
 
 def test_probes_are_the_other_gold_the_question_an_empty_reply_and_the_gold(files):

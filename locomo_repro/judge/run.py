@@ -27,7 +27,7 @@ import sys
 import threading
 from collections.abc import Sequence
 from concurrent.futures import Future
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -94,8 +94,7 @@ def tasks(files: Sequence[predictions.Predictions], judge: prompts.Judge, probes
     """Every reply the judge judges, file by file in file order (each question's arms in name order), then,
     with ``probes``, each answerable question's probes (a question in several files once)."""
     out: list[Task] = []
-    asked: dict[tuple[str, int], prompts.Item] = {}
-    order: list[tuple[str, int, int, str]] = []  # (sample, index, category, gold) of each question, for probes
+    asked: dict[tuple[str, int], prompts.Item] = {}  # each answerable question's first item, for its probes
     for file in files:
         for q in file.questions:
             if q.category not in judge.categories:
@@ -105,19 +104,23 @@ def tasks(files: Sequence[predictions.Predictions], judge: prompts.Judge, probes
             for arm in file.arms:
                 item = prompts.Item(_text(q.question), gold, q.predictions[arm].reply, q.category, evidence)
                 out.append(Task(q.sample, q.index, arm, item))
-                if (q.sample, q.index) not in asked and q.category in ANSWERABLE:
-                    asked[(q.sample, q.index)] = item
-                    order.append((q.sample, q.index, q.category, gold))
+                if q.category in ANSWERABLE:
+                    asked.setdefault((q.sample, q.index), item)
     if not probes:
         return out
-    for at, (sample, index, category, gold) in enumerate(order):
-        item = asked[(sample, index)]
-        same = [o for o in order[at + 1:] + order[:at] if o[0] == sample and o[2] == category]
-        other = next((o[3] for o in same if o[3].strip().lower() != gold.strip().lower()), None)
-        replies = (other, item.question, "", gold)
-        for arm, reply in zip(PROBES, replies):
+    groups: dict[tuple[str, int], list[prompts.Item]] = {}  # by conversation and category, in file order
+    at: dict[tuple[str, int], int] = {}
+    for (sample, index), item in asked.items():
+        group = groups.setdefault((sample, item.category), [])
+        at[(sample, index)] = len(group)
+        group.append(item)
+    for (sample, index), item in asked.items():
+        group, here = groups[(sample, item.category)], at[(sample, index)]
+        other = next((o.gold for o in group[here + 1:] + group[:here]
+                      if o.gold.strip().lower() != item.gold.strip().lower()), None)
+        for arm, reply in zip(PROBES, (other, item.question, "", item.gold)):
             if reply is not None:
-                out.append(Task(sample, index, arm, prompts.Item(item.question, gold, reply, category, item.evidence)))
+                out.append(Task(sample, index, arm, replace(item, reply=reply)))
     return out
 
 
@@ -400,9 +403,9 @@ def execute(args: argparse.Namespace) -> int:
     body = verdicts.dumps(made, facts(args, judge, run, files, temperature, made), str(sig))
     write_files([(Path(args.out), body.encode())])
     sys.stdout.write(summary(judge, made))
-    print(f"{PROG}: judge {judge.name}: {len(made)} judgements, {run.memo.hits} from {args.memo or 'no memo'}, "
-          f"{len(made) - run.memo.hits} asked; tokens asked: {run.asked.line()}; in the file: {run.kept.line()}",
-          file=sys.stderr)
+    kept = f"{run.memo.hits} read from {args.memo}" if args.memo else "no memo"
+    print(f"{PROG}: judge {judge.name}: {len(made)} judgements, {kept}, {len(made) - run.memo.hits} asked; "
+          f"tokens asked: {run.asked.line()}; in the file: {run.kept.line()}", file=sys.stderr)
     return 1 if any(v.failed for v in made) else 0
 
 
