@@ -619,7 +619,8 @@ def _locomo_plus(texts: dict[str, str]) -> Judge:
             raise ValueError(f"the judge's label {label[:40]!r} is none of {', '.join(scores)}")
         return label, float(score)
 
-    return Judge("locomo-plus", str(prompt), checked, build, parse, categories=tuple(CATEGORIES))
+    return Judge("locomo-plus", ", ".join(map(str, SOURCES["locomo-plus"])), checked, build, parse,
+                 categories=tuple(CATEGORIES))
 
 
 def _mem0_style(name: str, template: str, source: str, parse: Callable[[str], tuple[str, float]],

@@ -24,13 +24,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from ..judge import prompts
-from ..judge.ask import Asker, Backoff, JudgeCancelled, JudgeError, is_rate_limited, refuses_field
-from ..judge.ask import log_line
+from ..judge.ask import Asker, Backoff, JudgeError, is_rate_limited, log_line, refuses_field
 from ..judge.prompts import (FIELDS, PromptError, check_template, first_json_object, parse_label, prompt_from_file,
                              prompt_from_refined)
 from ..read.chat import DEFAULT_BASE_URL, ChatClient, ChatReply
 
-__all__ = ["FIELDS", "Backoff", "JudgeCancelled", "JudgeError", "PromptError", "check_template",
+__all__ = ["FIELDS", "Backoff", "JudgeError", "PromptError", "check_template",
            "first_json_object", "is_rate_limited", "parse_label", "prompt_from_file", "prompt_from_refined"]
 
 #: The judge model Refined's scores are reported with, as Refined names it by default.
