@@ -236,6 +236,8 @@ def test_refined_is_refineds_request_through_the_same_machinery(files):
     (["-prompt", "bad.txt"], ["bad.txt", "missing placeholder(s) {generated_answer}"]),
     (["-prompt", "t.txt", "-repeats", "0"], ["-repeats must be at least 1"]),
     (["-judge", "refined"], ["--refined-root DIR"]),
+    (["-prompt", "t.txt", "-refined-root", "."], ["-refined-root is where -judge refined reads its prompt"]),
+    (["-judge", "mem0", "-data", "d.json"], ["-data is where -judge locomo-plus reads its evidence turns"]),
 ])
 def test_bad_input_is_one_line_and_nothing_is_written(files, monkeypatch, capsys, argv, parts):
     monkeypatch.chdir(files)

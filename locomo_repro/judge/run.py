@@ -274,6 +274,10 @@ def _checked(args: argparse.Namespace) -> tuple[str | None, tuple[float, float]]
         raise UsageError("name one judge: -judge NAME or -prompt FILE")
     if args.judge is not None and args.judge not in prompts.NAMES:
         raise UsageError(f"unknown judge {shown(args.judge)} (known: {', '.join(prompts.NAMES)}; or -prompt FILE)")
+    if args.refined_root is not None and args.judge != "refined":
+        raise UsageError("-refined-root is where -judge refined reads its prompt; no other judge reads it")
+    if args.data is not None and args.judge != "locomo-plus":
+        raise UsageError("-data is where -judge locomo-plus reads its evidence turns; no other judge reads it")
     if not args.model.strip():
         raise UsageError("-model takes a model name, got an empty one")
     for name, value in (("-repeats", args.repeats), ("-concurrency", args.concurrency), ("-attempts", args.attempts)):
