@@ -147,7 +147,7 @@ def test_a_reply_without_a_label_is_a_failed_judgement_for_every_judge(tmp_path,
     data.write_text(json.dumps([{"sample_id": "conv-1", "conversation": CONVERSATION, "qa": []}]))
     for judge, reply in (("mem0", '{"verdict": "CORRECT"}'), ("evermemos", ""), ("longmemeval", "  "),
                          ("locomo-plus", "maybe")):
-        _, made, code = judged(tmp_path, judge, reply, "-data", str(data))
+        _, made, code = judged(tmp_path, judge, reply, *(["-data", str(data)] if judge == "locomo-plus" else []))
         assert code == 1 and made and all(v.score is None and v.label == "" for v in made), judge
         assert all(v.reason.startswith("failed judgement: no verdict after 1 attempt(s)") for v in made)
 
