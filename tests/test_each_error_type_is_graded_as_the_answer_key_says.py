@@ -93,3 +93,22 @@ def test_a_predictions_file_is_graded_under_the_key_by_every_reader(files, capsy
     want = ("7", "6") if command == "stats" else ("0.500", "1.000")
     assert (_single_hop(command, got["official"].out), _single_hop(command, got["audited"].out)) == want
     assert "1 ambiguous questions held apart" in got["audited"].err and "held apart" not in got["official"].err
+
+
+def test_a_model_run_is_graded_under_the_key(files, monkeypatch):
+    """-model: a loopback model that answers "Paris" to everything (floor 0: every question is put to it) is
+    graded against the corrected gold."""
+    from stub_server import Stub, completion
+
+    monkeypatch.setenv("HANZO_API_KEY", "sekret")
+    with Stub(lambda body, n: (200, completion("Paris"), 0)) as stub:
+        got = {}
+        for name in ("official", "audited"):
+            out = io.StringIO()
+            args = cli.parser().parse_args(["-data", str(files / "d.json"), "-arms", "read", "-quiet",
+                                            "-model", "stub", "-base", stub.base_url, "-memo", "", "-floor", "0", "-key", name])
+            assert cli.run(args, out) == 0
+            got[name] = {line[:14].strip(): line[14:].split() for line in out.getvalue().splitlines()
+                         if line[:14].strip() in ("single hop", "ambiguous")}
+    assert got["official"]["single hop"][4] == "0.500" and got["audited"]["single hop"][4] == "1.000"
+    assert "ambiguous" not in got["official"] and got["audited"]["ambiguous"][4] == "1.000"

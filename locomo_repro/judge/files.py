@@ -16,6 +16,8 @@ alike.  The shapes, told apart by their content:
   sixth category, Cognitive (``time_gap``), which has no LoCoMo conversation: its items are keyed
   ``locomo-plus`` and their position among the file's Cognitive items.  The label is the score: correct 1,
   partial 0.5, wrong 0.
+* ``official``: a predictions file in the official shape with the verdicts ``locomo-repro import`` keeps of the
+  file it converted (``<arm>_judge`` 1/0), one arm each.
 * ``refined``: LoCoMo-Refined's judge output (``refined judge``'s ``*_scored.jsonl``, or the JSON array a
   ``.json`` predictions file gives): ``qa_id``, ``llm_score``, ``llm_reason``, ``llm_judge``.
 
@@ -34,14 +36,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..data import jsonio
-from ..data.dataset import CATEGORIES, Sample
+from ..data.categories import CATEGORIES
+from ..data.dataset import Sample
 from ..score import convert
 from ..score.formats import PeersError, Reply, Source, decoded, files, read_refined
 from ..score.shapes import shape
 from . import verdicts
 from .verdicts import JudgedError, Verdict
 
-#: The categories by number, with LoCoMo-Plus's sixth (until the dataset's table names it).
+#: The categories by number (the one table, ``data.categories``), with LoCoMo-Plus's sixth until that table names it.
 NAMES: dict[int, str] = {**CATEGORIES, 6: "cognitive"}
 
 #: LoCoMo-Plus's category names, by the dataset's numbers.
@@ -53,7 +56,7 @@ PLUS_SCORES = {"correct": 1.0, "partial": 0.5, "wrong": 0.0}
 PLUS_SAMPLE = "locomo-plus"
 
 #: The shapes this module reads, for messages.
-SHAPES = ("kit", "mem0", "zep", "backboard", "audit", "locomo-plus", "refined")
+SHAPES = ("kit", "mem0", "zep", "backboard", "audit", "locomo-plus", "refined", "official")
 
 
 @dataclass(frozen=True)
@@ -115,9 +118,9 @@ def _text(item: dict, key: str, where: str) -> str:
     return value
 
 
-def _peers(path: str, source: Source, samples: Sequence[Sample]) -> list[Verdict]:
-    """A peers' file: each reply's own judge verdict (true/false); a reply without one a failed judgement."""
-    arm = Path(path.rstrip("/")).stem
+def _peers(path: str, source: Source, samples: Sequence[Sample], arm: str) -> list[Verdict]:
+    """A peers' file (or one arm of an imported one): each reply's own judge verdict (true/false); a reply
+    without one a failed judgement."""
     return [_verdict(sample, index, r.reply, arm=arm, label="" if r.judge is None else str(r.judge).lower(),
                      score=None if r.judge is None else float(r.judge), judge=source.format,
                      reason="" if r.judge is not None else NO_VERDICT)
@@ -243,6 +246,8 @@ def kind(data: object) -> str | None:
         if first is not None and "qa_id" in first and "llm_score" in first:
             return "refined"
     found = shape(data)
+    if found == "official":
+        return found if judged_arms(data) else None
     return found if found in ("mem0", "zep", "backboard") else None
 
 
@@ -275,11 +280,25 @@ def read(spec: str, dataset: Callable[[], Sequence[Sample]], sources: Sequence[j
         return Judged(spec, found, sha256, tuple(_plus(spec, data, samples)))
     if found == "refined" and isinstance(data, list):
         return Judged(spec, found, sha256, tuple(_refined(spec, [r for r in data if isinstance(r, dict)], samples)))
+    arm = Path(spec.rstrip("/")).stem
     try:
-        source = decoded(Path(spec.rstrip("/")).stem, spec, paths, loaded)
+        if found == "official":  # every arm the importer wrote its file's own verdicts for (``<arm>_judge``)
+            got = [v for name in judged_arms(data) for v in _peers(spec, decoded(name, spec, paths, loaded, found),
+                                                                   samples, name)]
+        else:
+            got = _peers(spec, decoded(arm, spec, paths, loaded), samples, arm)
     except PeersError as err:
         raise JudgedError(str(err)) from None
-    return Judged(spec, found, sha256, tuple(_peers(spec, source, samples)))
+    return Judged(spec, found, sha256, tuple(got))
+
+
+def judged_arms(data: object) -> list[str]:
+    """The arms of a predictions file in the official shape that carry a judge's verdicts (``<arm>_judge``), by
+    name."""
+    samples = data if isinstance(data, list) else []
+    return sorted({key[: -len("_judge")] for s in samples if isinstance(s, dict) and isinstance(s.get("qa"), list)
+                   for qa in s["qa"] if isinstance(qa, dict) for key in qa
+                   if key.endswith("_judge") and f"{key[: -len('_judge')]}_prediction" in qa})
 
 
 def read_key(path: str, samples: Sequence[Sample]) -> dict[tuple[str, int], str]:

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..data.dataset import ANSWERABLE
+from ..data.categories import ANSWERABLE
 from ..score.metric import grade
 from ..score.stats import ADVERSARIAL, auc, interval, unenumerable
 from .files import NAMES
