@@ -44,6 +44,7 @@ from typing import NoReturn
 import numpy as np
 
 from ..data.dataset import ANSWERABLE, Sample
+from ..data.progress import Progress
 from ..go import flags
 from ..judge import measures
 from ..judge.files import Judged
@@ -280,9 +281,11 @@ def kit(arm_set: str, samples: Sequence[Sample], jobs: int) -> list[Entry]:
     if not parts:
         return out
     records: dict[str, list] = {}
-    for o in stream.outcomes(samples, stream.Settings(options, arm_set=",".join(parts)), jobs=jobs):
-        for arm, got in o.records[0].items():
-            records.setdefault(arm, []).extend(got)
+    with Progress(f"leaderboard: -arms {','.join(parts)}", len(samples), verb="asked") as progress:
+        for o in stream.outcomes(samples, stream.Settings(options, arm_set=",".join(parts)), jobs=jobs):
+            for arm, got in o.records[0].items():
+                records.setdefault(arm, []).extend(got)
+            progress.advance()
     read = parse(stream.predictions(samples, records), f"kit {arm_set}")
     return [Entry(f"kit {arm}", "kit", arm, read, disclosure=told) for arm in read.arms] + out
 
