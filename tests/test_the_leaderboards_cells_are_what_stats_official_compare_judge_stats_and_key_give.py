@@ -85,7 +85,7 @@ def test_the_audited_f1_is_compares_under_the_audited_key(capsys, answers):
 
 
 @pytest.mark.outside("LOCOMO_AUDIT")
-def test_the_files_own_judge_is_judge_stats(capsys):
+def test_the_files_own_judge_is_judge_stats_and_its_disclosure_its_metadata(capsys):
     run_file = str(Path(os.environ["LOCOMO_AUDIT"]) / "fc-baseline" / "results" / "gpt-4.1-mini-cot"
                    / "eval_results.json")
     (row,) = board(capsys, run_file).values()
@@ -94,6 +94,8 @@ def test_the_files_own_judge_is_judge_stats(capsys):
     assert (row["j"], row["j_overall"]) == (judged["answerable"]["value"], judged["overall"]["value"])
     assert row["j_failed"] == judged["overall"]["failed"]
     assert row["j"] == pytest.approx(0.9262, abs=5e-5)  # the audit's README: 92.62%
+    assert (row["answer_model"], row["answer_prompt"], row["judge_model"], row["retrieval"]) == (
+        "gpt-4.1-mini", "answer_prompt_cot", "gpt-4o-mini", "unknown")  # its metadata says; retrieval it does not
 
 
 

@@ -214,9 +214,20 @@ def _judged_disclosure(verdicts: Sequence[Verdict]) -> Disclosure:
                       judge_prompt=said({v.prompt_sha256[:8] for v in verdicts}))
 
 
-def of_judged(judged: Judged, label: str, samples: Sequence[Sample]) -> list[Entry]:
+def stated(data: object) -> dict[str, str]:
+    """What a judged file says of its run beside its verdicts: locomo-audit's (EverMemOS's) ``metadata``
+    ``answer_model``, ``answer_prompt`` and ``judge_model``, where they are strings."""
+    meta = data.get("metadata") if isinstance(data, dict) else None
+    if not isinstance(meta, dict):
+        return {}
+    return {k: meta[k] for k in ("answer_model", "answer_prompt", "judge_model") if isinstance(meta.get(k), str)}
+
+
+def of_judged(judged: Judged, label: str, samples: Sequence[Sample], said: dict[str, str] | None = None
+              ) -> list[Entry]:
     """Each arm of a judged file as a row: its replies (the first repeat's) on the dataset's questions, and
-    its verdicts; a probe arm is no system and no row."""
+    its verdicts (with what the file ``said`` of its run, :func:`stated`); a probe arm is no system and no
+    row."""
     by_arm: dict[str, list[Verdict]] = {}
     for v in judged.verdicts:
         if not measures.is_probe(v.arm):
@@ -234,7 +245,7 @@ def of_judged(judged: Judged, label: str, samples: Sequence[Sample]) -> list[Ent
             continue
         matched = convert.Matched(arm, Source(judged.shape, judged.path, tuple(replies.values())), replies, ())
         out.append(Entry(name, "file", arm, _parsed([matched], samples, judged.path), verdicts=tuple(verdicts),
-                           disclosure=_judged_disclosure(verdicts)))
+                         disclosure=replace(_judged_disclosure(verdicts), **(said or {}))))
     return out
 
 
@@ -598,6 +609,7 @@ def load_file(spec: str, label: str, samples: Sequence[Sample]) -> list[Entry]:
     from ..score.compare import IMPORT
     from ..score.predictions import PredictionsError, decode, source
 
+    data: object = None
     if Path(spec).is_dir() or any(c in spec for c in "*?[") or spec.endswith(".jsonl"):
         read_once: list = []
     else:
@@ -614,7 +626,7 @@ def load_file(spec: str, label: str, samples: Sequence[Sample]) -> list[Entry]:
             raise LeaderboardError(f"{spec}: neither a results file, predictions in the official shape nor a judged "
                                    f"file; {IMPORT}")
     try:
-        return of_judged(read_judged(spec, lambda: samples, read_once), label, samples)
+        return of_judged(read_judged(spec, lambda: samples, read_once), label, samples, stated(data))
     except JudgedError as err:
         raise LeaderboardError(str(err)) from None
 
