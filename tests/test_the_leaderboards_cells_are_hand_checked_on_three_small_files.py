@@ -17,7 +17,8 @@ import pytest
 
 import toy_board
 from judged_files import verdict, write as write_judged
-from locomo_repro import cli
+from locomo_repro import __version__, cli
+from locomo_repro.score import signature
 
 
 @pytest.fixture
@@ -120,3 +121,18 @@ def test_every_format_gives_the_same_cells(capsys, files):
     text = board(capsys, files, fmt="text")["text"].splitlines()
     assert text[3].startswith("[   1  j.json c ") and text[4].startswith("]   2  r.json b ")
     assert text[5].startswith("    3  p.json a ") and "[0.000, 0.500]" in text[5] and "3-3" in text[5]
+
+
+def test_each_row_is_signed_by_the_bytes_it_was_read_from(capsys, files):
+    paths = [str(files / name) for name in ("p.json", "r.json", "j.json")]
+    assert cli.main(["leaderboard", "--no-peers", "--arms", "none", "--data", str(files / "d.json"),
+                     "--format", "json", "-key", "audited", *paths]) == 0
+    out, err = capsys.readouterr()
+    digest = {name: signature.digest((files / name).read_bytes()) for name in ("p.json", "r.json", "j.json")}
+    tail = "bootstrap:exact-95|key:audited-" + signature.digest((files / "audit" / "errors.json").read_bytes())
+    assert json.loads(out)["signatures"] == {
+        "j.json c": f"locomo-repro:{__version__}|judged:{digest['j.json']}|shape:kit|scorer:kit|{tail}",
+        "r.json b": f"locomo-repro:{__version__}|results:{digest['r.json']}|{tail}",
+        "p.json a": f"locomo-repro:{__version__}|predictions:{digest['p.json']}|scorer:kit|{tail}"}
+    assert [line for line in err.splitlines() if line.startswith("signature: ")] == [
+        f"signature: {s}" for s in json.loads(out)["signatures"].values()]

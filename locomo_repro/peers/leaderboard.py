@@ -50,8 +50,10 @@ from ..judge import measures
 from ..judge.files import Judged
 from ..judge.files import kind as judged_kind
 from ..judge.files import read as read_judged
+from ..judge import stats as judge_stats
 from ..judge.verdicts import JudgedError, Verdict
-from ..score import convert, official, results, stats
+from ..score import convert, official, results, signature, stats
+from ..score.signature import Signature
 from ..score import key as answer_key
 from ..score.compare import FORMATS, tabulated
 from ..score.figures import figures
@@ -108,6 +110,7 @@ class Entry:
     disclosure: Disclosure = Disclosure()
     system: str = ""
     missing: str = ""
+    signature: Signature | None = None  # what its figures are a function of: its file's digest, or the kit's run
 
 
 @dataclass
@@ -138,6 +141,7 @@ class Row:
     verdict: str = ""
     disclosure: Disclosure = Disclosure()
     missing: str = ""
+    signature: Signature | None = None
     marks: dict[Question, float] | None = None  # the answerable grades by question (None: a results file)
     replies: dict[Question, str] = field(default_factory=dict)
     sums: dict[str, tuple[int, float]] = field(default_factory=dict)  # answerable (n, Σ grade) per conversation
@@ -186,11 +190,12 @@ def peers(peers_manifest: manifest.Manifest, root: Path | None, samples: Sequenc
             out.append(Entry(name, "peers.yaml", name, system=name, missing=" ".join(str(err).split())))
             continue
         try:  # its own judge, where its shape has one (an official-shape file has none)
-            verdicts = read_judged(spec, lambda: samples).verdicts
+            judged = read_judged(spec, lambda: samples)
+            verdicts, signed = judged.verdicts, judge_stats.signature(judged)
         except JudgedError:
-            verdicts = ()
+            verdicts, signed = (), signature.Signature((("peer", format), ("scorer", signature.KIT)))
         out.append(Entry(name, "peers.yaml", name, _parsed([matched], samples, name), verdicts=verdicts,
-                         disclosure=_judged_disclosure(verdicts), system=name))
+                         disclosure=_judged_disclosure(verdicts), system=name, signature=signed))
     return out
 
 
@@ -245,17 +250,21 @@ def of_judged(judged: Judged, label: str, samples: Sequence[Sample], said: dict[
             continue
         matched = convert.Matched(arm, Source(judged.shape, judged.path, tuple(replies.values())), replies, ())
         out.append(Entry(name, "file", arm, _parsed([matched], samples, judged.path), verdicts=tuple(verdicts),
-                         disclosure=replace(_judged_disclosure(verdicts), **(said or {}))))
+                         disclosure=replace(_judged_disclosure(verdicts), **(said or {})),
+                         signature=judge_stats.signature(judged)))
     return out
 
 
 def of_predictions(got: Predictions, label: str) -> list[Entry]:
-    """Each arm of a predictions file as a row."""
-    return [Entry(f"{label} {arm}", "file", arm, got) for arm in got.arms]
+    """Each arm of a predictions file as a row, signed by the file's digest and the kit's scorer."""
+    signed = signature.predictions(got.path, signature.KIT, sha256=got.sha256)
+    return [Entry(f"{label} {arm}", "file", arm, got, signature=signed) for arm in got.arms]
 
 
-def of_results(got: results.Results, label: str) -> list[Entry]:
-    """Each pass and arm of a results file as a row, with the settings its run names."""
+def of_results(got: results.Results, label: str, sha256: str) -> list[Entry]:
+    """Each pass and arm of a results file as a row, with the settings its run names, signed by the digest of
+    the bytes read (``sha256``): its figures are its own."""
+    signed = signature.Signature((("results", sha256[:signature.PREFIX]),))
     settings = got.settings
     model = settings.get("model")
     out = []
@@ -266,14 +275,14 @@ def of_results(got: results.Results, label: str) -> list[Entry]:
                           retrieval=" ".join(f"{o}={v:g}" for o, v in p.options.items()))
         for arm, a in p.arms.items():
             out.append(Entry(" ".join([label, *swept, arm]), "file", arm, results=a,
-                               conversations=got.conversations, disclosure=told))
+                               conversations=got.conversations, disclosure=told, signature=signed))
     return out
 
 
-def kit(arm_set: str, samples: Sequence[Sample], jobs: int) -> list[Entry]:
-    """The kit's own arms, ``arm_set`` (an ``-arms`` value) run over ``samples`` at the default settings
-    through ``bench.stream``, in one run, each arm a row; a part of the set that cannot be loaded (bm25 without
-    its library) is a missing row saying why."""
+def kit(arm_set: str, samples: Sequence[Sample], jobs: int, data: str) -> list[Entry]:
+    """The kit's own arms, ``arm_set`` (an ``-arms`` value) run over ``samples`` (the dataset whose digest is
+    ``data``) at the default settings through ``bench.stream``, in one run, each arm a row signed by the run; a
+    part of the set that cannot be loaded (bm25 without its library) is a missing row saying why."""
     from ..arms.plugin import PluginError
     from ..bench import experiment, stream
     from ..read.reader import Options
@@ -298,7 +307,9 @@ def kit(arm_set: str, samples: Sequence[Sample], jobs: int) -> list[Entry]:
                 records.setdefault(arm, []).extend(got)
             progress.advance()
     read = parse(stream.predictions(samples, records), f"kit {arm_set}")
-    return [Entry(f"kit {arm}", "kit", arm, read, disclosure=told) for arm in read.arms] + out
+    settings = [(name, getattr(options, name)) for name in ("k", "floor", "span", "band", "parts")]
+    signed = signature.run(data, ",".join(parts), settings)
+    return [Entry(f"kit {arm}", "kit", arm, read, disclosure=told, signature=signed) for arm in read.arms] + out
 
 
 # --- scoring a row --------------------------------------------------------------------------------------------
@@ -311,7 +322,8 @@ def _finite(value: float) -> float | None:
 def measured(src: Entry, samples: Sequence[Sample], audited: answer_key.Key | None,
              keyed: Sequence[Sample]) -> Row:
     """One row's figures (see the module), from a predictions file's arm or a results file's."""
-    row = Row(src.name, src.source, src.arm, disclosure=src.disclosure, missing=src.missing)
+    row = Row(src.name, src.source, src.arm, disclosure=src.disclosure, missing=src.missing,
+              signature=src.signature)
     if src.missing:
         return row
     if src.results is not None:
@@ -619,7 +631,7 @@ def load_file(spec: str, label: str, samples: Sequence[Sample]) -> list[Entry]:
         except PredictionsError as err:
             raise LeaderboardError(str(err)) from None
         if results.is_results(data):
-            return of_results(results.parse(data, spec), label)
+            return of_results(results.parse(data, spec), label, read_once[0].sha256)
         if judged_kind(data) is None:
             if isinstance(data, list):
                 return of_predictions(parse(data, spec, read_once[0].sha256), label)
@@ -634,7 +646,7 @@ def load_file(spec: str, label: str, samples: Sequence[Sample]) -> list[Entry]:
 def build(args: argparse.Namespace) -> tuple[list[Placed], list[str], list[str]]:
     """The table for parsed arguments, the conversations it is over and its notes (every input read and
     checked before the kit's arms are run)."""
-    from ..data.dataset import load
+    from ..data.dataset import load, resolve
     from ..score.compare import labels
 
     samples = load(args.data)
@@ -654,7 +666,7 @@ def build(args: argparse.Namespace) -> tuple[list[Placed], list[str], list[str]]
         entries = peers(peers_manifest, root, samples, why) + entries
     if args.arms != "none":
         say(f"running the kit's arms {args.arms} over {len(samples)} conversations")
-        entries += kit(args.arms, samples, args.jobs)
+        entries += kit(args.arms, samples, args.jobs, signature.file_digest(resolve(args.data)))
     if not entries:
         raise LeaderboardError(f"{PROG}: no row: name a FILE, or leave the peers or the kit's arms in")
     return tabulate(entries, samples, peers_manifest, audited, judged)
@@ -702,9 +714,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (LeaderboardError, PredictionsError, results.ResultsError, PeersError, AuditError, DatasetError) as err:
         print(err, file=sys.stderr)
         return 2
+    extra = (("bootstrap", "exact-95"), *answer_key.load(args.key).signed())
+    signed = {p.row.name: str(p.row.signature.plus(*extra)) for p in table if p.row.signature is not None}
     head = {"schema": SCHEMA, "version": VERSION, "conversations": list(conversations), "key": args.key,
-            "notes": notes}
+            "signatures": signed, "notes": notes}
     sys.stdout.write(render(table, args.format, len(conversations), head))
     for line in notes:
         print(f"note: {line}", file=sys.stderr)
+    for sig in dict.fromkeys(signed.values()):
+        print(f"signature: {sig}", file=sys.stderr)
     return 0
