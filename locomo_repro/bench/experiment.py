@@ -12,7 +12,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field, replace
 from typing import Any, TextIO
 
-from ..data.dataset import ANSWERABLE, CATEGORIES, Question, Sample
+from ..data.dataset import ANSWERABLE, CATEGORIES, COGNITIVE, LOCOMO, Question, Sample
 from ..arms.factor import Scoped, Span
 from ..go.strings import to_lower
 from ..arms.graph import NAMING, Knowledge
@@ -454,12 +454,16 @@ def tally_table(tallies: dict[str, Tally]) -> str:
     lines = [f"{'':<14}" + "".join(f"  {a:>20}" for a in arms)]
     lines.append(f"{'category':<14}{'n':>6}" + f"  {'F1':>6} {'recall':>6} {'quiet':>6}" * len(arms))
     for name, kinds in ROWS:
-        row = f"{name:<14}{tallies[arms[0]].count(kinds):6d}"
+        n = tallies[arms[0]].count(kinds)
+        if not n and kinds and kinds[0] not in LOCOMO:  # cognitive: a row where the run asked such questions
+            continue
+        row = f"{name:<14}{n:6d}"
         for a in arms:
             t = tallies[a]
             reach = t.reach(kinds)
             cell = f"{'-':>6}" if reach is None else f"{reach:6.3f}"
-            row += f"  {t.mean(kinds):6.3f} {cell} {100 * t.quiet_share(kinds):5.0f}%"
+            f1 = f"{'-':>6}" if kinds == (COGNITIVE,) else f"{t.mean(kinds):6.3f}"  # no gold answer to score
+            row += f"  {f1} {cell} {100 * t.quiet_share(kinds):5.0f}%"
         lines.append(row)
     return "\n".join(lines) + "\n"
 
@@ -470,8 +474,10 @@ def show(records: dict[str, list[Record]], n: int) -> str:
     first = records[arms[0]] if arms else []  # a dataset without questions: the headings alone
     out: list[str] = []
     for kind, name in CATEGORIES.items():
-        out.append(f"\n== {name} ==\n")
         picked = [i for i, r in enumerate(first) if r.category == kind][:n]
+        if not picked and kind not in LOCOMO:
+            continue
+        out.append(f"\n== {name} ==\n")
         for i in picked:
             out.append(f"\n  Q {first[i].question}\n  A {first[i].answer}\n")
             out.extend(f"  {a:<11} {records[a][i].score:.2f}  {records[a][i].reply}\n" for a in arms)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..bench import experiment as bench
 from ..data import dataset, timewords
-from ..data.dataset import CATEGORIES
+from ..data.dataset import LOCOMO
 from ..memory import kg
 from ..score import golden, official, stats
 from ..score.metric import DECLINE, grade
@@ -381,7 +381,7 @@ def _gains(m: Mapping, lab: Lab, manifest: Manifest) -> float:
 
     return sum(
         all(lab.tally(m["run"], b).mean((k,)) - lab.tally(m["run"], a).mean((k,)) > m["above"] for a, b in m["pairs"])
-        for k in CATEGORIES
+        for k in LOCOMO
     )
 
 

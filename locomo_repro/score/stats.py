@@ -27,7 +27,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..go import flags
-from ..data.dataset import ANSWERABLE, CATEGORIES
+from ..data.dataset import ANSWERABLE, CATEGORIES, LOCOMO
 from ..score.metric import DECLINE, declined, grade
 from ..score import signature
 from ..score.predictions import Answered, Predictions, PredictionsError, gold, parse, read
@@ -220,8 +220,9 @@ def _abstention(questions: Sequence[Answered]) -> list[str]:
             n, total = n + count.get(k, 0), total + score.get(k, 0.0)
         lines.append(f"{name:<14}{n:6d}  {go_f(go_div(total, float(n)), 6, 3)}")
 
-    for kind, name in CATEGORIES.items():  # the reference's ``Kinds`` order: 4, 1, 2, 3, 5
-        row(name, (kind,))
+    for kind, name in CATEGORIES.items():  # the reference's ``Kinds`` order: 4, 1, 2, 3, 5 (then cognitive, if asked)
+        if kind in LOCOMO or kind in count:
+            row(name, (kind,))
     row("answerable", ANSWERABLE)
     row("overall", (ADVERSARIAL, *ANSWERABLE))
     return lines
