@@ -26,7 +26,9 @@ from .data.dataset import DatasetError, load, load_each, resolve
 from .data.stop import Threads, WorkerError
 from .read.model import DEFAULT_BASE_URL, DEFAULT_MEMO, KEY_VARIABLES, Model, api_key, open_model, probe
 from .read.reader import Options
+from .data.audit import AuditError
 from .score import signature
+from .score.key import Key, flag as key_flag, load as load_key
 
 if TYPE_CHECKING:
     from .arms.plugin import Plugin
@@ -90,6 +92,7 @@ def parser() -> argparse.ArgumentParser:
     _flag(p, "resume", metavar="DIR",
           help="keep each finished conversation's results here, so a stopped run resumes where it stopped "
                "(not in the reference)")
+    key_flag(p)
     _flag(p, "jobs", type=int, default=os.cpu_count() or 1, metavar="N",
           help="worker processes building and asking conversations (default: the machine's cores; "
                "1: all in this process; a -model run asks from this process, with -concurrency threads)")
@@ -145,7 +148,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
             raise UsageError("-json writes a run's results; -stats reads a predictions file and runs nothing")
         from .score import stats
 
-        return stats.main([args.stats])
+        return stats.main([args.stats, *(["-key", args.key] if args.key != "official" else [])])
     if args.arms == "list":
         out.write(arms_listing())
         return 0
@@ -160,28 +163,30 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         print(f"{PROG}: note: -out {args.out} is not written with -sweep (as in the reference)", file=sys.stderr)
     if problem := unwritable_all(outputs):  # each writable, and no two the same file: before any work
         raise UsageError(problem)
+    answer_key = load_key(args.key)  # before any work: a bad errors file is one line
     from .bench import stream
 
     settings = run_settings(args, opts)
     summary = gathered(args, settings)
     if reader is None:  # read, built and asked one conversation at a time: memory flat in the dataset's size
-        signed = run_signature(args, opts, plugins)
+        signed = run_signature(args, opts, plugins, answer_key)
         kept = None
         if args.resume:
             from .bench.resume import Kept
 
             kept = Kept(args.resume, str(signed))
         with Progress("conversations", args.only or None) as progress:  # a bar on a terminal, else a line a 10 s
-            for got in stream.outcomes(load_each(args.data, args.only), settings, args.jobs, kept):
+            each = answer_key.each(load_each(args.data, args.only), args.only)
+            for got in stream.outcomes(each, settings, args.jobs, kept):
                 summary.add(got)
                 progress.advance()
         if kept is not None and kept.read:
             print(f"{PROG}: {kept.read} conversations read back from {args.resume}", file=sys.stderr)
         signature.emit(signed)  # once the whole file is read: a bad one is one line
-        finish(summary, args, out, signed)
+        finish(summary, args, out, signed, answer_key)
         return 0
-    samples = load(args.data)[: args.only or None]
-    signed = run_signature(args, opts, plugins)
+    samples = list(answer_key.each(load(args.data)[: args.only or None], args.only))
+    signed = run_signature(args, opts, plugins, answer_key)
     signature.emit(signed)
     # The model waits on the endpoint, not on a core: its run is asked from here, with threads (which a
     # Ctrl-C does not wait for: ``stop.Threads``).
@@ -193,7 +198,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
                 reads = sum(len(s.questions) for s in samples) * sum(a.remote for a in case.arms)
                 reader.expect(reads * len(settings.passes()))
             summary.add(stream.outcome(case, settings, pool))
-    finish(summary, args, out, signed)
+    finish(summary, args, out, signed, answer_key)
     out.write(reader.cost() + "\n")
     return 0
 
@@ -214,9 +219,10 @@ def gathered(args: argparse.Namespace, settings: stream.Settings) -> stream.Repo
                          sums=bool(args.json))
 
 
-def finish(summary: stream.Report, args: argparse.Namespace, out: TextIO, signed: signature.Signature) -> None:
+def finish(summary: stream.Report, args: argparse.Namespace, out: TextIO, signed: signature.Signature,
+           answer_key: Key = Key()) -> None:
     """Print the gathered run and write ``-out`` (not with -sweep, as in the reference) and ``-json``, both
-    or neither; ``signed`` is the run's signature, which ``-json`` records."""
+    or neither; ``signed`` is the run's signature, which ``-json`` records with the answer key."""
     out.write(summary.text(progress=sys.stderr))
     files = []
     if args.out and not args.sweep:
@@ -225,7 +231,7 @@ def finish(summary: stream.Report, args: argparse.Namespace, out: TextIO, signed
         from .score.results import encode
 
         opts = summary.settings.options
-        made = summary.results(run_settings_record(args, opts), signature.file_sha256(resolve(args.data)),
+        made = summary.results(run_settings_record(args, opts, answer_key), signature.file_sha256(resolve(args.data)),
                                str(signed))
         files.append((Path(args.json), encode(made)))
     if files:
@@ -234,26 +240,30 @@ def finish(summary: stream.Report, args: argparse.Namespace, out: TextIO, signed
         out.write(f"\npredictions: {args.out} ({', '.join(summary.arms)})\n")
 
 
-def run_settings_record(args: argparse.Namespace, opts: Options) -> dict[str, object]:
+def run_settings_record(args: argparse.Namespace, opts: Options, answer_key: Key = Key()) -> dict[str, object]:
     """What a results file records of the run's settings (docs/results.md): the arm set, the reader's settings
-    (the swept one null: each pass names its value), the ablations, ``-only`` and the model."""
+    (the swept one null: each pass names its value), the ablations, ``-only``, the model, and an answer key
+    other than the official one (its name and its errors file's sha256)."""
     record: dict[str, object] = {"arms": args.arms}
     record.update({name: None if name == args.sweep else getattr(opts, name) for name in ("k", "floor", "span", "band", "parts")})
     record.update(sweep=args.sweep, only=args.only, blind=args.blind, derived=not args.no_derived, coref=args.coref,
                   model=args.model, endpoint=signature.endpoint(args.base) if args.model else None,
                   closed=args.closed)
+    if not answer_key.official:
+        record.update(key=answer_key.name, key_sha256=answer_key.sha256)
     return record
 
 
-def run_signature(args: argparse.Namespace, opts: Options, plugins: Sequence[Plugin] = ()) -> signature.Signature:
+def run_signature(args: argparse.Namespace, opts: Options, plugins: Sequence[Plugin] = (),
+                  answer_key: Key = Key()) -> signature.Signature:
     """The signature of the numbers a run prints (``signature.run`` over the parsed flags), naming every
-    plug-in with where its factory lives and its package's version."""
+    plug-in with where its factory lives and its package's version, and an answer key other than the official."""
     settings = [(name, getattr(opts, name)) for name in ("k", "floor", "span", "band", "parts")]
     return signature.run(
         signature.file_digest(resolve(args.data)), args.arms, settings, sweep=args.sweep, blind=args.blind,
         derive=not args.no_derived, coref=args.coref, only=args.only, model=args.model, base=args.base,
         closed=args.closed, plugins=[p.describe() for p in plugins],
-    )
+    ).plus(*answer_key.signed())
 
 
 def arms_listing() -> str:
@@ -285,7 +295,7 @@ def run_main(argv: Sequence[str]) -> int:
     except UsageError as err:
         print(f"{PROG}: {err} (see {PROG} --help)", file=sys.stderr)
         return 2
-    except (DatasetError, WorkerError) as err:
+    except (DatasetError, WorkerError, AuditError) as err:
         print(f"{PROG}: {err}", file=sys.stderr)
         return 2
     except BrokenPipeError:
@@ -324,6 +334,8 @@ COMMANDS: dict[str, Command] = {
     "stats": Command("locomo_repro.score.stats", "a predictions file read back: abstention, ROC AUCs, bootstrap"),
     "official": Command("locomo_repro.score.crosscheck", "predictions scored with the official evaluation.py"),
     "compare": Command("locomo_repro.score.compare", "results and predictions files side by side, paired"),
+    "key": Command("locomo_repro.score.ceiling", "the audited answer key: errors and ceilings per category"),
+    "categories": Command("locomo_repro.score.mapping", "which category mapping a file of any harness uses"),
     "import": Command("locomo_repro.peers.__main__", "other systems' published answers, converted", ("import",)),
     "table": Command("locomo_repro.peers.__main__", "an imported file's arms side by side, like with like",
                      ("table",)),

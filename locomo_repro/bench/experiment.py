@@ -51,7 +51,8 @@ class Record:
     """One question answered by one arm, graded.
 
     ``context`` and ``recall`` are None where the arm named no evidence (an answering plug-in that
-    returned a bare reply: its evidence recall is absent, not 1), ``sure`` where it gave no confidence.
+    returned a bare reply: its evidence recall is absent, not 1), ``sure`` where it gave no confidence;
+    ``held`` where the answer key holds the question apart (``score.key``).
     """
 
     sample: str
@@ -64,6 +65,7 @@ class Record:
     sure: float | None
     score: float
     recall: float | None
+    held: bool = False
 
 
 @dataclass
@@ -140,6 +142,7 @@ class Case:
             reply=reply, context=context, sure=confidence, score=grade(q.category, reply, q.answer),
             # The reference trims brackets off evidence ids before matching.
             recall=None if context is None else recall([e.strip("()") for e in q.evidence], context),
+            held=q.held,
         )
 
 
@@ -151,7 +154,8 @@ def taken(said: Said, options: Options) -> str:
 
 class Tally:
     """Sums of score, evidence recall and declines per category, for one arm (recall over the records that
-    have one: every record of a memory's arm)."""
+    have one: every record of a memory's arm); the records an answer key holds apart are tallied in
+    ``apart``, in no category."""
 
     def __init__(self, records: Iterable[Record] = ()):
         self.n: dict[int, int] = {}
@@ -159,10 +163,16 @@ class Tally:
         self.recall: dict[int, float] = {}
         self.recalled: dict[int, int] = {}
         self.quiet: dict[int, float] = {}
+        self.apart: Tally | None = None
         for r in records:
             self.add(r)
 
     def add(self, r: Record) -> None:
+        if r.held:
+            if self.apart is None:
+                self.apart = Tally()
+            self.apart.add(replace(r, held=False))
+            return
         c = r.category
         self.n[c] = self.n.get(c, 0) + 1
         self.score[c] = self.score.get(c, 0.0) + r.score
@@ -453,19 +463,23 @@ def tally_table(tallies: dict[str, Tally]) -> str:
     arms = sorted(tallies)
     lines = [f"{'':<14}" + "".join(f"  {a:>20}" for a in arms)]
     lines.append(f"{'category':<14}{'n':>6}" + f"  {'F1':>6} {'recall':>6} {'quiet':>6}" * len(arms))
-    for name, kinds in ROWS:
-        n = tallies[arms[0]].count(kinds)
-        if not n and kinds and kinds[0] not in LOCOMO:  # cognitive: a row where the run asked such questions
-            continue
-        row = f"{name:<14}{n:6d}"
-        for a in arms:
-            t = tallies[a]
-            reach = t.reach(kinds)
-            cell = f"{'-':>6}" if reach is None else f"{reach:6.3f}"
-            f1 = f"{'-':>6}" if kinds == (COGNITIVE,) else f"{t.mean(kinds):6.3f}"  # no gold answer to score
-            row += f"  {f1} {cell} {100 * t.quiet_share(kinds):5.0f}%"
-        lines.append(row)
+    lines += [_row(name, kinds, [tallies[a] for a in arms]) for name, kinds in ROWS
+              if kinds[:1] in ((), *((k,) for k in LOCOMO)) or tallies[arms[0]].count(kinds)]  # cognitive if asked
+    apart = [tallies[a].apart or Tally() for a in arms]
+    if any(t.count() for t in apart):  # the questions an answer key holds apart: a row of their own
+        lines.append(_row("ambiguous", (), apart))
     return "\n".join(lines) + "\n"
+
+
+def _row(name: str, kinds: Sequence[int], tallies: Sequence[Tally]) -> str:
+    """One row of the table: questions, then each arm's F1, recall and share declined over ``kinds``."""
+    row = f"{name:<14}{tallies[0].count(kinds):6d}"
+    for t in tallies:
+        reach = t.reach(kinds)
+        cell = f"{'-':>6}" if reach is None else f"{reach:6.3f}"
+        f1 = f"{'-':>6}" if tuple(kinds) == (COGNITIVE,) else f"{t.mean(kinds):6.3f}"  # no gold answer to score
+        row += f"  {f1} {cell} {100 * t.quiet_share(kinds):5.0f}%"
+    return row
 
 
 def show(records: dict[str, list[Record]], n: int) -> str:

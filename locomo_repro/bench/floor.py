@@ -35,7 +35,7 @@ class Floors:
             if i not in self._grades:
                 self._grades[i] = grade(r.category, DECLINE, r.answer)
             got = self._declined[arm][i] = Record(r.sample, r.question, r.answer, r.category, r.evidence, DECLINE,
-                                                  r.context, r.sure, self._grades[i], r.recall)
+                                                  r.context, r.sure, self._grades[i], r.recall, r.held)
         return got
 
     def at(self, floor: float) -> dict[str, list[Record]]:

@@ -20,7 +20,7 @@ from . import experiment as bench
 from .stream import Outcome
 
 #: The version of the kept files' layout; a file of another version is computed again, not read.
-VERSION = 1
+VERSION = 2
 
 
 class Kept:
@@ -57,9 +57,9 @@ class Kept:
 
 
 def _record(row: list) -> bench.Record:
-    sample, question, answer, category, evidence, reply, context, sure, score, recall = row
+    sample, question, answer, category, evidence, reply, context, sure, score, recall, held = row
     return bench.Record(sample, question, answer, category, tuple(evidence), reply,
-                        None if context is None else tuple(context), sure, score, recall)
+                        None if context is None else tuple(context), sure, score, recall, held)
 
 
 def _outcome(kept: dict) -> Outcome:

@@ -22,7 +22,12 @@ from pathlib import Path
 
 from ..go.strings import trim_space
 from . import jsonio
+from .categories import ANSWERABLE as ANSWERABLE, CATEGORIES as CATEGORIES  # re-exported: dataset.CATEGORIES
+from .categories import COGNITIVE as _COGNITIVE, LOCOMO as LOCOMO
 from .atomic import write_atomic  # the kit's one writer; callers of dataset.write_atomic use it too
+
+#: LoCoMo-Plus's sixth category's number, never folded into another.
+COGNITIVE = _COGNITIVE.number
 
 #: The pinned copy of the dataset: commit, address, digest and size.
 COMMIT = "3eb6f2c585f5e1699204e3c3bdf7adc5c28cb376"
@@ -30,23 +35,6 @@ URL = f"https://raw.githubusercontent.com/snap-research/locomo/{COMMIT}/data/loc
 SHA256 = "79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4"
 SIZE = 2_805_274
 
-#: Question categories by the dataset's numbers, in the order tables list them: LoCoMo's five, then LoCoMo-Plus's
-#: sixth (xjtuleeyf/Locomo-Plus: cue/trigger items stitched into the conversations, no gold answer).
-CATEGORIES: dict[int, str] = {
-    4: "single hop",
-    1: "multi hop",
-    2: "temporal",
-    3: "open domain",
-    5: "adversarial",
-    6: "cognitive",
-}
-#: LoCoMo's own five categories, in table order.  A table lists a category beyond them (cognitive) only where
-#: its questions hold one, so locomo10's tables are the five rows they always were.
-LOCOMO = (4, 1, 2, 3, 5)
-#: LoCoMo-Plus's sixth category, never folded into another.
-COGNITIVE = 6
-#: Categories whose answer is in the conversation (5 asks about what was never said).
-ANSWERABLE = (1, 2, 3, 4)
 
 #: English month names, independent of the locale.
 MONTH_NAMES = (
@@ -85,12 +73,14 @@ class Turn:
 
 @dataclass(frozen=True, slots=True)
 class Question:
-    """One question with its answer (the adversarial answer for category 5) and evidence ids."""
+    """One question with its answer (the adversarial answer for category 5) and evidence ids; ``held`` when an
+    answer key holds it apart from every category (``score.key``)."""
 
     text: str
     answer: str
     category: int
     evidence: tuple[str, ...]
+    held: bool = False
 
 
 @dataclass(frozen=True, slots=True)

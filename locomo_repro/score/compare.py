@@ -32,9 +32,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, NoReturn
 
-from . import official, results, signature
+from . import key as answer_key, official, results, signature
 from .metric import declined
 from ..data import jsonio
+from ..data.audit import AuditError
+from ..data.dataset import DatasetError
 from ..go import flags
 from .predictions import Predictions, PredictionsError, decode, parse, source
 from .shapes import foreign
@@ -69,6 +71,7 @@ class _Mark(NamedTuple):
 
     category: int
     score: float
+    held: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +112,17 @@ def load(path: str) -> results.Results | Predictions:
         return parse(data, path, read_once.sha256)
     raise CompareError(f"{path}: neither a results file (no \"schema\": \"{results.SCHEMA}\") nor predictions "
                        f"in the official shape (a list of samples); {IMPORT}")
+
+
+def _keyed(got: results.Results | Predictions, name: str) -> results.Results | Predictions:
+    """A predictions file's gold under the key ``name``; a results file, graded when it was run, only if its
+    run's key is ``name`` (else a CompareError)."""
+    if isinstance(got, Predictions):
+        return answer_key.keyed(name, got)[0]
+    ran = got.settings.get("key") or answer_key.OFFICIAL
+    if ran != name:
+        raise CompareError(f"{got.path}: graded against the {ran} answer key, not the {name} one (-key {name})")
+    return got
 
 
 def _lines_of_json(path: str) -> bool:
@@ -275,6 +289,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("-format", "--format", choices=FORMATS, default=FORMATS[0],
                    help="markdown (the default: a GitHub table, figures to three places), csv or json (exact "
                         "figures), or latex (a booktabs table)")
+    answer_key.flag(p)
     return p
 
 
@@ -283,7 +298,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     bad input is one line on stderr and exit status 2, with nothing on stdout."""
     try:
         args = parser().parse_args(argv)
-        files = [load(path) for path in args.files]
+        files = [_keyed(load(path), args.key) for path in args.files]
         names = labels(args.files)
         columns: list[Column] = []
         for got, label in zip(files, names):
@@ -293,7 +308,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise CompareError(f"{PROG}: no arm in {', '.join(args.files)}")
         aligned(files, columns)
         table = rows(columns)
-    except (CompareError, PredictionsError, results.ResultsError) as err:
+    except (CompareError, PredictionsError, results.ResultsError, AuditError, DatasetError) as err:
         print(err, file=sys.stderr)
         return 2
     notes = setting_notes(files, names)
@@ -301,7 +316,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         notes.append(f"{blocked}: differences without intervals")
     made = [{"path": path, "kind": "results" if isinstance(got, results.Results) else "predictions",
              "signature": got.signature if isinstance(got, results.Results)
-             else str(signature.predictions(path, signature.KIT, sha256=got.sha256))}
+             else str(signature.predictions(path, signature.KIT, *answer_key.load(args.key).signed(), sha256=got.sha256))}
             for path, got in zip(args.files, files)]
     sys.stdout.write(render(table, args.format, columns[0].label, notes, made))
     for line in notes:

@@ -8,8 +8,10 @@ import sys
 from collections.abc import Sequence
 
 from ..data import jsonio
+from ..data.audit import AuditError
+from ..data.dataset import DatasetError
 from ..go import flags
-from . import signature
+from . import key, signature
 from .figures import figures
 from .official import (ENV, EVALUATION_SHA256, OfficialUnavailable, blind, kit_eval_question_answering,
                        official_scorer, report)
@@ -34,6 +36,7 @@ def parser() -> flags.Parser:
         help="print {file: {arm: {category 1-5 and overall: n, f1, recall, judge, mem0_f1, mem0_bleu}}, "
              "with the file's \"signature\" beside its arms} instead",
     )
+    key.flag(p)
     return p
 
 
@@ -48,25 +51,25 @@ def main(argv: Sequence[str] | None = None) -> int:
             found: dict[str, object] = {}
             signed: list[signature.Signature] = []
             for path in args.files:
-                predictions = read(path)
-                signed.append(signature.predictions(path, name, sha256=predictions.sha256))
+                predictions, graded = key.keyed(args.key, read(path))
+                signed.append(signature.predictions(path, name, *graded.signed(), sha256=predictions.sha256))
                 found[path] = {**figures(predictions, scorer), "signature": str(signed[-1])}
             sys.stdout.write(jsonio.dumps(found, indent=2) + "\n")
             for sig in signed:
                 signature.emit(sig)
             return 0
         for path in args.files:
-            predictions = read(path)
+            predictions, graded = key.keyed(args.key, read(path))
             text = report(predictions, scorer)
             if len(args.files) > 1:
                 text = f"{path}:{text}"
             sys.stdout.write(text)
-            signature.emit(signature.predictions(path, name, sha256=predictions.sha256))
+            signature.emit(signature.predictions(path, name, *graded.signed(), sha256=predictions.sha256))
             if absent := blind(predictions):  # say why a recall column is "-"
                 print(f"note: {path}: no _prediction_context for {', '.join(absent)}: the official scorer counts "
                       f"recall 1 for every such question, so that recall is shown as - "
                       f"(--json gives null)", file=sys.stderr)
-    except (PredictionsError, OfficialUnavailable) as err:
+    except (PredictionsError, OfficialUnavailable, AuditError, DatasetError) as err:
         print(err, file=sys.stderr)
         return 2
     return 0

@@ -60,6 +60,9 @@ class Graded(Protocol):
     @property
     def score(self) -> float: ...
 
+    @property
+    def held(self) -> bool: ...
+
 
 class Tallied(Protocol):
     """One arm's running sums over a run (the run's ``Tally``): the figures the table prints, by categories."""
@@ -80,9 +83,11 @@ def name(key: str) -> str:
 
 def sums(records: Iterable[Graded]) -> Sums:
     """One conversation's questions and summed score per row, added in question order (as ``stats.pooled``
-    adds a conversation's grades)."""
+    adds a conversation's grades); a question the answer key holds apart is in no row, as in the table."""
     out = {key: (0, 0.0) for key, _ in ROWS}
     for r in records:
+        if r.held:
+            continue
         for key, kinds in ROWS:
             if not kinds or r.category in kinds:
                 n, total = out[key]

@@ -27,9 +27,10 @@ from functools import lru_cache
 import numpy as np
 
 from ..go import flags
-from ..data.dataset import ANSWERABLE, CATEGORIES, LOCOMO
+from ..data.audit import AuditError
+from ..data.dataset import ANSWERABLE, CATEGORIES, LOCOMO, DatasetError
 from ..score.metric import DECLINE, declined, grade
-from ..score import signature
+from ..score import key, signature
 from ..score.predictions import Answered, Predictions, PredictionsError, gold, parse, read
 
 #: The category asking about what was never said; the others (``ANSWERABLE``) make the other half.
@@ -351,10 +352,11 @@ def parser() -> flags.Parser:
     """This command's flags (the docs' commands are parsed with it)."""
     p = flags.Parser(
         prog="locomo-repro stats",
-        usage="%(prog)s [-h] FILE",
+        usage="%(prog)s [-h] [-key {official,audited}] FILE",
         description="Read a predictions file back: constant abstention, ROC AUCs, exact bootstrap intervals.",
     )
     p.add_argument("file", nargs="?", metavar="FILE", help="predictions JSON in the official LoCoMo shape")
+    key.flag(p)
     # an unknown flag is reported before a missing file, and either in one line
     return p
 
@@ -368,15 +370,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{p.prog}: error: {problem}", file=sys.stderr)
         return 2
     try:
-        predictions = read(args.file)
+        predictions, graded = key.keyed(args.key, read(args.file))
         text = render(predictions)
-    except PredictionsError as err:
+    except (PredictionsError, AuditError, DatasetError) as err:
         print(err, file=sys.stderr)
         return 2
     sys.stdout.write(text)
     for line in notes(predictions):
         print(f"note: {line}", file=sys.stderr)
-    signature.emit(signature.predictions(args.file, signature.KIT, sha256=predictions.sha256))
+    signature.emit(signature.predictions(args.file, signature.KIT, *graded.signed(), sha256=predictions.sha256))
     return 0
 
 
