@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from locomo_repro.peers import manifest, published
-from locomo_repro.peers.formats import PeersError
+from locomo_repro.score.formats import PeersError
 
 PATH = Path(__file__).resolve().parent.parent / "peers.yaml"
 MANIFEST = manifest.load(PATH)

@@ -1,7 +1,7 @@
 """``locomo-repro stats FILE`` and ``locomo-repro official FILE`` (and ``-stats``) on a file
 in another system's shape say in one line which shape they recognised and that ``locomo-repro import``
 converts it first (exit 2, nothing on stdout), instead of "not a list of samples".  The files are made up
-in each shape ``peers.formats`` reads."""
+in each shape ``score.formats`` reads."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from locomo_repro.peers.formats import detect
+from locomo_repro.score.formats import detect
 from locomo_repro.score import crosscheck, stats
 
 SHAPED = {

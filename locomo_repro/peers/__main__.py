@@ -26,8 +26,9 @@ from ..data.dataset import DatasetError, load
 from ..go.json import dumps
 from ..score.predictions import PredictionsError
 from ..score.predictions import read as read_predictions
-from . import convert, fetch, manifest, published, table
-from .formats import FORMATS, PeersError, read
+from ..score import convert
+from ..score.formats import FORMATS, PeersError, read
+from . import fetch, manifest, published, table
 
 PROG = "locomo-repro peers"
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..data import dataset
-from .formats import PeersError
+from ..score.formats import PeersError
 
 ENV = "LOCOMO_PEERS"
 

@@ -20,8 +20,8 @@ from ..go.json import dumps
 from ..score.figures import figures
 from ..score.official import kit_eval_question_answering
 from ..score.predictions import read as read_predictions
-from . import convert
-from .formats import FORMATS, PeersError, read
+from ..score import convert
+from ..score.formats import FORMATS, PeersError, read
 
 STATUSES = ("reproduced", "refuted")
 METRICS = ("judge", "mem0_f1", "mem0_bleu")

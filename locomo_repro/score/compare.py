@@ -257,25 +257,33 @@ def _cell(value: object, signed: bool) -> str:
     return str(value)
 
 
-def render(table: list[dict[str, object]], fmt: str, baseline: str, notes: Sequence[str],
-           files: Sequence[dict[str, str]]) -> str:
-    """The rows in one of ``FORMATS``: markdown and latex rounded to three places, csv and json exact."""
+def tabulated(table: Sequence[dict[str, object]], fields: Sequence[str], fmt: str, head: dict[str, object],
+              signed: Sequence[str] = (), left: Sequence[str] = ()) -> str:
+    """Rows of ``fields`` in one of ``FORMATS``: markdown and latex rounded to three places (``signed`` fields
+    with their sign, ``left`` fields aligned left, the others right), csv and json exact; json is ``head``
+    (schema, version ...) with the rows."""
     if fmt == "json":
-        return jsonio.dumps({"schema": SCHEMA, "version": VERSION, "baseline": baseline, "files": list(files),
-                             "notes": list(notes), "rows": table}, indent=2) + "\n"
+        return jsonio.dumps({**head, "rows": list(table)}, indent=2) + "\n"
     if fmt == "csv":
         text = io.StringIO()
         writer = csv.writer(text, lineterminator="\n")
-        writer.writerow(FIELDS)
+        writer.writerow(fields)
         writer.writerows([["" if row[f] is None else repr(row[f]) if isinstance(row[f], float) else row[f]
-                           for f in FIELDS] for row in table])
+                           for f in fields] for row in table])
         return text.getvalue()
     from tabulate import tabulate
 
-    cells = [[_cell(row[f], f in ("diff", "low", "high")) for f in FIELDS] for row in table]
-    align = ["left", "left", "right", "left", *["right"] * 6]
-    return tabulate(cells, headers=list(FIELDS), tablefmt="github" if fmt == "markdown" else "latex_booktabs",
+    cells = [[_cell(row[f], f in signed) for f in fields] for row in table]
+    align = ["left" if f in left else "right" for f in fields]
+    return tabulate(cells, headers=list(fields), tablefmt="github" if fmt == "markdown" else "latex_booktabs",
                     disable_numparse=True, colalign=align) + "\n"
+
+
+def render(table: list[dict[str, object]], fmt: str, baseline: str, notes: Sequence[str],
+           files: Sequence[dict[str, str]]) -> str:
+    """The rows in one of ``FORMATS`` (:func:`tabulated`)."""
+    head = {"schema": SCHEMA, "version": VERSION, "baseline": baseline, "files": list(files), "notes": list(notes)}
+    return tabulated(table, FIELDS, fmt, head, signed=("diff", "low", "high"), left=("category", "name", "column"))
 
 
 def parser() -> argparse.ArgumentParser:

@@ -1,6 +1,6 @@
 """Which system's answer file a decoded JSON value is, told by its shape alone.
 
-The shapes are those ``locomo-repro import`` reads (``peers.formats`` says what each holds): the official
+The shapes are those ``locomo-repro import`` reads (``score.formats`` says what each holds): the official
 predictions shape is the one the scoring commands read; any other is first converted by the importer, and
 the scoring commands say so, naming the shape they recognised.
 """

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..data import jsonio
-from ..score.shapes import SHAPES, shape
+from .shapes import SHAPES, shape
 
 FORMATS = tuple(SHAPES)
 
@@ -297,7 +297,12 @@ def read(name: str, spec: str, format: str | None = None) -> Source:
     paths = files(spec)
     if format == "refined" or (format is None and paths[0].suffix == ".jsonl"):
         return read_refined(paths[0], _jsonl(paths[0]))
-    loaded = [_load(p) for p in paths]
+    return decoded(name, spec, paths, [_load(p) for p in paths], format)
+
+
+def decoded(name: str, spec: str, paths: list[Path], loaded: list[object], format: str | None = None) -> Source:
+    """The replies of the system ``name`` in the JSON files ``paths`` that ``spec`` names, decoded (``loaded``,
+    each read once), as :func:`read` reads them."""
     kind = format or detect(paths[0], loaded[0])
     if (found := shape(loaded[0])) not in (None, kind):  # a forced format is checked against the shape
         raise PeersError(f"{paths[0]}: has the shape of a {found} file, not {kind} (--format {kind})")

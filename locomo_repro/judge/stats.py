@@ -1,0 +1,222 @@
+"""``locomo-repro judge stats FILE…``: what the verdicts of judged files measure, as one table; no endpoint.
+
+Every file is read by :mod:`.files` (any shape it knows) and measured by :mod:`.measures`.  One row per
+file, arm, figure and row of questions (each category, answerable 1-4, overall 1-5), with ``n`` the
+questions measured, ``failed`` the failed judgements left out, the value and, where taken, its exact 95%
+bootstrap interval over conversations.  The figures, per arm:
+
+* ``J``; with repeats, ``J repeat <r>`` (from 1), ``majority``, ``unanimous``, ``any``, ``flip rate``,
+  ``fleiss kappa``;
+* ``f1 auc``, ``J at f1=0``, ``J at f1=1`` (the official F1 of the same replies);
+* with ``--wrong KEY`` (an answer key the file's replies were written to be wrong against, as locomo-audit's
+  ap-baseline), ``leniency``: the J of the replies known wrong;
+* of the probe arms (``probe.wrong-gold``, ``probe.restated``, ``probe.empty``, ``probe.gold``),
+  ``acceptance`` of each, of the wrong ones together (arm ``probes.wrong``) and ``sensitivity`` (the gold);
+* for every file after the first, per arm it shares with the first (or its one arm against the first's
+  one): ``agreement``, ``cohen kappa`` and ``J difference`` (this file's J minus the first's, paired).
+
+Notes on stderr say how many judgements failed and why, and which aggregation gives each figure a file
+states of itself (locomo-audit's ``correct`` and ``accuracy``).  Bad input is one line, exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from collections import Counter
+from functools import lru_cache, partial
+
+from ..data.dataset import DatasetError, Sample, load
+from ..go import flags
+from ..score.compare import FORMATS, labels, tabulated
+from . import measures as m
+from .files import Judged, cause, read, read_key
+from .verdicts import JudgedError, Verdict
+
+PROG = "locomo-repro judge stats"
+
+#: The table's fields, in order (``--format json`` gives them as keys).
+FIELDS = ("file", "arm", "figure", "row", "n", "failed", "value", "low", "high")
+
+#: ``--format json``'s schema and version.
+SCHEMA = "locomo-repro/judge-stats"
+VERSION = 1
+
+Row = dict[str, object]
+
+#: How the notes name the figures of repeats a file's own figure may be.
+AGGREGATIONS = {"J": "mean of its repeats (J)", "majority": "majority of its repeats",
+                "unanimous": "unanimous repeats", "any": "any of its repeats"}
+
+
+def _row(label: str, arm: str, figure: str, row: str, got: m.Figure) -> Row:
+    return {"file": label, "arm": arm, "figure": figure, "row": row, "n": got.n, "failed": got.failed,
+            "value": got.value, "low": got.low, "high": got.high}
+
+
+def _arms(verdicts: Sequence[Verdict]) -> dict[str, list[Verdict]]:
+    out: dict[str, list[Verdict]] = {}
+    for v in verdicts:
+        out.setdefault(v.arm, []).append(v)
+    return out
+
+
+def _shown(got: m.Figure) -> bool:
+    return bool(got.n or got.failed)
+
+
+def arm_rows(label: str, arm: str, verdicts: Sequence[Verdict], key: dict[tuple[str, int], str] | None) -> list[Row]:
+    """The figures of one arm of a file, on every row."""
+    measured: list[tuple[str, Callable[[Sequence[int]], m.Figure]]] = [("J", lambda k: m.j(verdicts, k))]
+    if len({v.repeat for v in verdicts}) > 1:
+        measured += [(f"J repeat {r + 1}", partial(m.of_repeat, verdicts, r=r))
+                     for r in sorted({v.repeat for v in verdicts})]
+        measured += [(rule, partial(m.aggregate, verdicts, rule=rule)) for rule in ("majority", "unanimous", "any")]
+        measured += [("flip rate", lambda k: m.flip_rate(verdicts, k)),
+                     ("fleiss kappa", lambda k: m.fleiss_kappa(verdicts, k))]
+    measured += [("f1 auc", lambda k: m.f1_auc(verdicts, k)),
+                 ("J at f1=0", lambda k: m.j_at_f1(verdicts, k, 0.0)),
+                 ("J at f1=1", lambda k: m.j_at_f1(verdicts, k, 1.0))]
+    if key is not None:
+        wrong = m.known_wrong(verdicts, key)
+        measured.append(("leniency", lambda k: m.j(wrong, k)))
+    out = []
+    for figure, measure in measured:
+        for name, kinds in m.rows(verdicts):
+            if _shown(got := measure(kinds)):
+                out.append(_row(label, arm, figure, name, got))
+    return out
+
+
+def probe_rows(label: str, by_arm: dict[str, list[Verdict]]) -> list[Row]:
+    """The leniency of the probe arms a file holds: acceptance of each wrong probe and of the three together,
+    sensitivity of the gold."""
+    every = [v for arm in (*m.WRONG_PROBES, m.GOLD_PROBE) for v in by_arm.get(arm, ())]
+    out = []
+    for name, kinds in m.rows(every):
+        for arm, got in m.leniency(by_arm, kinds).items():
+            if _shown(got):
+                out.append(_row(label, arm, "sensitivity" if arm == m.GOLD_PROBE else "acceptance", name, got))
+    return out
+
+
+def pairs(first: dict[str, list[Verdict]], other: dict[str, list[Verdict]]) -> list[tuple[str, str]]:
+    """The arms of ``other`` paired with the first file's: by name, else its one arm with the first's one."""
+    mine = [a for a in other if not a.startswith("probe")]
+    theirs = [a for a in first if not a.startswith("probe")]
+    named = [(a, a) for a in mine if a in theirs]
+    if named or len(mine) != 1 or len(theirs) != 1:
+        return named
+    return [(mine[0], theirs[0])]
+
+
+def same_replies(one: Sequence[Verdict], two: Sequence[Verdict]) -> tuple[list[Verdict], list[Verdict]]:
+    """The verdicts of each set on the questions both judged with the same reply."""
+    theirs = {(v.sample_id, v.qa): v.reply for v in two}
+    mine = {(v.sample_id, v.qa): v.reply for v in one}
+    return ([v for v in one if theirs.get((v.sample_id, v.qa)) == v.reply],
+            [v for v in two if mine.get((v.sample_id, v.qa)) == v.reply])
+
+
+def paired_rows(label: str, first_label: str, first: dict[str, list[Verdict]],
+                other: dict[str, list[Verdict]]) -> list[Row]:
+    """Agreement, Cohen's kappa and the paired J difference of each arm of a file with the first file's, over
+    the questions both judged with the same reply (none: no row)."""
+    out = []
+    for arm, base in pairs(first, other):
+        shown = f"{arm} vs {first_label} {base}"
+        one, two = same_replies(other[arm], first[base])
+        for figure, measure in (("agreement", m.agreement), ("cohen kappa", m.cohen_kappa),
+                                ("J difference", m.difference)):
+            for name, kinds in m.rows([*one, *two]):
+                if (got := measure(one, two, kinds)).n:
+                    out.append(_row(label, shown, figure, name, got))
+    return out
+
+
+def failure_note(judged: Judged) -> str | None:
+    """How many of a file's judgements failed, and why; None when none did."""
+    lost = [v for v in judged.verdicts if v.failed]
+    if not lost:
+        return None
+    why = ", ".join(f"{n:,} {c}" for c, n in Counter(cause(v) for v in lost).most_common())
+    return (f"{judged.path}: {len(lost):,} of {len(judged.verdicts):,} judgements failed ({why}); they are "
+            f"left out of every figure, never counted correct")
+
+
+def stated_notes(judged: Judged, table: Sequence[Row]) -> list[str]:
+    """Which aggregation of the file's verdicts gives each figure the file states of itself: a share equal to
+    the figure's value (to 1e-9), a count equal to its value times n, rounded."""
+    mine = [r for r in table if r["row"] == "overall" and r["file"] == table[0]["file"] and r["value"] is not None]
+    out = []
+    for name, said in judged.stated.items():
+        if name == "total_questions":
+            continue
+        shown = f"{said:g}" if said > 1 else f"{said:.6f}"
+        if said > 1:
+            found = [r for r in mine if isinstance(r["value"], float) and isinstance(r["n"], int)
+                     and round(r["value"] * r["n"]) == said]
+        else:
+            found = [r for r in mine if isinstance(r["value"], float) and abs(r["value"] - said) <= 1e-9]
+        which = "; ".join(f"{AGGREGATIONS.get(str(r['figure']), r['figure'])} {r['value']:.6f} of {r['n']:,}"
+                          for r in found if r["figure"] != "leniency")
+        out.append(f"{judged.path}: states {name} {shown}: " + (f"the {which}" if which else "no aggregation gives it"))
+    return out
+
+
+def parser() -> argparse.ArgumentParser:
+    """This command's flags (the docs' commands are parsed with it)."""
+    p = flags.Parser(prog=PROG, description="What the verdicts of judged files measure: J per category with both "
+                                            "denominators and exact bootstrap intervals, repeats, agreement, "
+                                            "the official F1 beside, leniency.")
+    p.add_argument("files", nargs="+", metavar="FILE",
+                   help="a judged file (the kit's, mem0's harness, zep-papers', Backboard's folder, locomo-audit's "
+                        "eval_results.json, LoCoMo-Plus's judged*.json, Refined's judge output)")
+    p.add_argument("-format", "--format", choices=FORMATS, default=FORMATS[0],
+                   help="markdown (the default, figures to three places), csv or json (exact), or latex")
+    p.add_argument("-wrong", "--wrong", metavar="KEY",
+                   help="an answer key the files' replies were written to be wrong against (locomo-audit's "
+                        "ap-baseline answer_key.json): their leniency")
+    p.add_argument("-data", "--data", metavar="PATH", help="the dataset (default: LOCOMO_DATA, else the cache)")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``locomo-repro judge stats FILE…``: the table on stdout, notes on stderr; bad input one line, exit 2."""
+    try:
+        args = parser().parse_args(argv)
+
+        @lru_cache(maxsize=1)
+        def dataset() -> tuple[Sample, ...]:
+            return tuple(load(args.data))
+
+        read_files = [read(path, dataset) for path in args.files]
+        key = read_key(args.wrong, dataset()) if args.wrong else None
+    except (flags.UsageError, JudgedError, DatasetError) as err:
+        print(f"{PROG}: {err}", file=sys.stderr)
+        return 2
+    names = labels(args.files)
+    table: list[Row] = []
+    notes: list[str] = []
+    first = _arms(read_files[0].verdicts)
+    for judged, label in zip(read_files, names):
+        by_arm = _arms(judged.verdicts)
+        mine: list[Row] = []
+        for arm, verdicts in by_arm.items():
+            if not arm.startswith("probe."):
+                mine += arm_rows(label, arm, verdicts, key)
+        mine += probe_rows(label, by_arm)
+        if judged is not read_files[0]:
+            mine += paired_rows(label, names[0], first, by_arm)
+        if note := failure_note(judged):
+            notes.append(note)
+        notes += stated_notes(judged, mine) if mine else []
+        table += mine
+    head = {"schema": SCHEMA, "version": VERSION, "files": [{"path": j.path, "shape": j.shape} for j in read_files],
+            "notes": notes}
+    sys.stdout.write(tabulated(table, FIELDS, args.format, head, signed=(),
+                               left=("file", "arm", "figure", "row")))
+    for line in notes:
+        print(f"note: {line}", file=sys.stderr)
+    return 0
