@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ..data import jsonio
 from .fetch import Pinned, root
-from .formats import PeersError
+from ..score.formats import PeersError
 
 ENV = "LOCOMO_PLUS"
 FOLDER = "locomo-plus"

@@ -23,7 +23,7 @@ from ..go import flags
 from ..go.json import dumps
 from ..score.metric import grade
 from . import fetch, plus, stitch
-from .formats import PeersError
+from ..score.formats import PeersError
 
 PROG = "locomo-repro plus"
 #: The reply a run writes for a question it did not answer (``evaluate_qa.py``'s ``call_llm``).

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from ..data.dataset import COGNITIVE, MONTH_NAMES, parse_stamp
-from .formats import PeersError
+from ..score.formats import PeersError
 from .plus import NAMES, Item, Line
 
 _WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
