@@ -384,3 +384,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def wilson(p: float, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """The Wilson score interval of a proportion ``p`` observed over ``n`` trials (95% by default: z the
+    normal's 97.5% quantile): (p + z²/2n ± z √(p(1−p)/n + z²/4n²)) / (1 + z²/n)."""
+    if n <= 0:
+        raise ValueError(f"a Wilson interval needs trials, got n={n}")
+    centre = p + z * z / (2 * n)
+    spread = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return (centre - spread) / (1 + z * z / n), (centre + spread) / (1 + z * z / n)
