@@ -41,8 +41,10 @@ if TYPE_CHECKING:
     from .records import Manifest
 
 #: A judged file's figures: J over its repeats, one repeat, the majority of its repeats, their spread, the
-#: failed judgements, the questions, the replies' words (mean, median), what the file states of itself.
-FIGURES = ("J", "repeat", "majority", "spread", "failed", "n", "words", "median-words", "stated", "metadata")
+#: failed judgements, the questions, the scores of the judgements that did not fail added up, the replies'
+#: words (mean, median), what the file states of itself.
+FIGURES = ("J", "repeat", "majority", "spread", "failed", "n", "total", "words", "median-words", "stated",
+           "metadata")
 
 
 def _path(lab: Lab, publication: sources.Publication, local: str):
@@ -147,6 +149,8 @@ def _judged(m: Mapping, lab: Lab, manifest: Manifest) -> Any:
         return jm.failed(v for v in verdicts if v.category in kinds)
     if figure == "n":
         return len(jm.questions(verdicts, kinds))
+    if figure == "total":
+        return float(sum(v.score for v in verdicts if v.category in kinds and v.score is not None))
     if figure == "J":
         value = jm.j(verdicts, kinds).value
     elif figure == "repeat":
@@ -160,7 +164,8 @@ def _judged(m: Mapping, lab: Lab, manifest: Manifest) -> Any:
     else:
         raise ValueError(f"unknown judged figure {figure!r} (one of {', '.join(FIGURES)})")
     if value is None:
-        return f"none: {jm.failed(verdicts)} of {len(verdicts)} judgements failed"
+        mine = [v for v in verdicts if v.category in kinds]
+        return f"none: {jm.failed(mine)} of {len(mine)} judgements failed"
     return value
 
 
@@ -197,7 +202,8 @@ def _wilson_overlaps(m: Mapping, lab: Lab, manifest: Manifest) -> Any:
 
 @kind("plus-file", required=("field",), optional=("label", "part"))
 def _plus_file(m: Mapping, lab: Lab, manifest: Manifest) -> Any:
-    """LoCoMo-Plus's files counted: ``categories`` of its run (all six, or LoCoMo's: ``part: locomo``),
+    """LoCoMo-Plus's files counted: ``categories`` of its run (all six, or LoCoMo's: ``part: locomo``), the
+    ``model`` its records name,
     ``items`` of locomo_plus.json, the ``score`` its judge writes beside ``label`` in judged_v2.json (one
     score for every such verdict), or a figure of ``judge_summary.json`` (``summary-<key>``, of its category
     ``part`` when given)."""
@@ -207,6 +213,8 @@ def _plus_file(m: Mapping, lab: Lab, manifest: Manifest) -> Any:
             records = plus.records(_path(lab, sources.PLUS, plus.PREDICTIONS))
             names = {r["category"] for r in records}
             return len(names - {plus.NAMES[6]}) if m.get("part") == "locomo" else len(names)
+        if field == "model":
+            return ", ".join(sorted({r["model"] for r in plus.records(_path(lab, sources.PLUS, plus.PREDICTIONS))}))
         if field == "items":
             return len(plus.items(_path(lab, sources.PLUS, plus.ITEMS)))
         if field == "score":
