@@ -356,7 +356,8 @@ def overview() -> str:
     """``locomo-repro --help``: the subcommands, one line each, then the benchmark's own flags."""
     lines = [f"usage: {PROG} [COMMAND] [ARGS ...]    ({PROG} COMMAND --help for a command's flags)", "",
              "commands:"]
-    lines += [f"  {name:<10}{command.help}" for name, command in COMMANDS.items()]
+    width = max(map(len, COMMANDS)) + 2
+    lines += [f"  {name:<{width}}{command.help}" for name, command in COMMANDS.items()]
     lines += ["", f"{PROG} with no command, or a flag first, runs the benchmark; its flags:", ""]
     return "\n".join(lines) + "\n" + parser().format_help()
 

@@ -50,16 +50,25 @@ def test_a_run_under_a_bad_key_writes_nothing(files, capsys, case):
     assert not (files / "p.json").exists() and not (files / "r.json").exists()
 
 
-@pytest.mark.parametrize("command", ["stats", "official", "compare", "key"])
+GRADING = {
+    "stats": ["stats", "P"], "official": ["official", "--kit", "P"], "compare": ["compare", "P"], "key": ["key", "P"],
+    "peers table": ["table", "P"], "report": ["report", "--predictions", "P", "-o", "OUT"],
+}
+
+
+@pytest.mark.parametrize("command", GRADING)
 def test_every_grading_command_refuses_a_key_of_another_dataset(files, capsys, monkeypatch, command):
+    if command == "report":
+        pytest.importorskip("matplotlib", reason="the report extra")
     monkeypatch.setenv("LOCOMO_DATA", str(files / "d.json"))
     assert cli.main(["-data", str(files / "d.json"), "-arms", "toy_plugins:Parrot", "-jobs", "1",
                      "-out", str(files / "p.json")]) == 0
     (files / "audit" / "errors.json").write_text(BAD["another dataset"][0])
     capsys.readouterr()
-    argv = [command, str(files / "p.json"), *(["--kit"] if command == "official" else [])]
+    argv = [{"P": str(files / "p.json"), "OUT": str(files / "r.html")}.get(a, a) for a in GRADING[command]]
     one_line(capsys, cli.main(argv + ([] if command == "key" else ["-key", "audited"])), "errors.json",
              "another dataset")
+    assert not (files / "r.html").exists()
 
 
 def test_no_errors_file_where_LOCOMO_AUDIT_points_is_one_line(files, capsys):

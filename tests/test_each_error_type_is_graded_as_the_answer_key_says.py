@@ -66,3 +66,49 @@ def test_key_gold_is_a_function_of_the_question_and_its_official_gold(files):
             assert gold.answer == corrected
         assert gold.evidence == tuple(fixed if kind not in (None, "AMBIGUOUS") else evidence)
         assert gold.held == (kind == "AMBIGUOUS")
+
+
+def _single_hop(command: str, out: str) -> str:
+    """The single hop figure a reader prints: the parrot's F1 (table, compare), the question count (stats)."""
+    line = next(li for li in out.splitlines() if "single hop" in li)
+    if command == "table":
+        return line.split()[5]
+    if command == "compare":
+        return line.split("|")[5].strip()
+    return next(li for li in out.splitlines() if li.startswith("answerable")).split()[1]
+
+
+@pytest.mark.parametrize("command", ["table", "compare", "stats"])
+def test_a_predictions_file_is_graded_under_the_key_by_every_reader(files, capsys, monkeypatch, command):
+    """The run's -out file (official gold) read back under the audited key: single hop's F1 is 1, as the run
+    under that key prints it, where it is 0.5 under the official key; the ambiguous question is left out (stats:
+    6 answerable questions, not 7)."""
+    monkeypatch.setenv("LOCOMO_DATA", str(files / "d.json"))
+    table(files, "-out", str(files / "p.json"))
+    capsys.readouterr()
+    got = {}
+    for name in ("official", "audited"):
+        assert cli.main([command, str(files / "p.json"), "-key", name]) == 0
+        got[name] = capsys.readouterr()
+    want = ("7", "6") if command == "stats" else ("0.500", "1.000")
+    assert (_single_hop(command, got["official"].out), _single_hop(command, got["audited"].out)) == want
+    assert "1 ambiguous questions held apart" in got["audited"].err and "held apart" not in got["official"].err
+
+
+def test_a_model_run_is_graded_under_the_key(files, monkeypatch):
+    """-model: a loopback model that answers "Paris" to everything (floor 0: every question is put to it) is
+    graded against the corrected gold."""
+    from stub_server import Stub, completion
+
+    monkeypatch.setenv("HANZO_API_KEY", "sekret")
+    with Stub(lambda body, n: (200, completion("Paris"), 0)) as stub:
+        got = {}
+        for name in ("official", "audited"):
+            out = io.StringIO()
+            args = cli.parser().parse_args(["-data", str(files / "d.json"), "-arms", "read", "-quiet",
+                                            "-model", "stub", "-base", stub.base_url, "-memo", "", "-floor", "0", "-key", name])
+            assert cli.run(args, out) == 0
+            got[name] = {line[:14].strip(): line[14:].split() for line in out.getvalue().splitlines()
+                         if line[:14].strip() in ("single hop", "ambiguous")}
+    assert got["official"]["single hop"][4] == "0.500" and got["audited"]["single hop"][4] == "1.000"
+    assert "ambiguous" not in got["official"] and got["audited"]["ambiguous"][4] == "1.000"

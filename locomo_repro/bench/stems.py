@@ -2,7 +2,8 @@
 
 Its words are every word the published commands stem over the dataset
 (LOCOMO_DATA, else the cached copy), each arm set run once in this process
-with the memo started empty, and the words of ``golden/stems.tsv``
+with the memo started empty, the default run's under the audited answer key
+(its corrected answers and evidence: ``score.key``), and the words of ``golden/stems.tsv``
 (``score.golden.stem_words``: the corpus's normalised words and the classic
 Porter test words).  The stems are the installed NLTK's.
 """
@@ -13,10 +14,12 @@ import sys
 from collections.abc import Sequence
 
 from ..data import jsonio
+from ..data.audit import AuditError
 from ..data.dataset import DatasetError, load_each, resolve
 from ..go import flags
 from ..read.reader import Options
 from ..score.golden import stem_words
+from ..score.key import AUDITED, load as load_key
 from ..text import reduce, stems
 from .stream import Settings, outcomes
 
@@ -41,7 +44,9 @@ def main(argv: Sequence[str] = ()) -> int:
         for settings in RUNS:
             for _ in outcomes(load_each(), settings):
                 pass
-    except (DatasetError, jsonio.InputError) as err:
+        for _ in outcomes(load_key(AUDITED).each(load_each()), Settings(Options())):
+            pass
+    except (DatasetError, jsonio.InputError, AuditError) as err:
         print(f"{PROG}: {err}", file=sys.stderr)
         return 2
     sys.stdout.write(stems.table([*reduce._STEM, *golden]))

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..bench import experiment as bench
 from ..data import dataset, timewords
-from ..data.dataset import LOCOMO
+from ..data.dataset import ANSWERABLE, CATEGORIES, LOCOMO
 from ..memory import kg
 from ..score import golden, official, stats
 from ..score.metric import DECLINE, grade
@@ -35,12 +35,8 @@ COLUMNS = ("1-4", "adv", "all", "quiet")
 
 #: The README's row names and the categories each covers (all when empty).
 ROWS: dict[str, tuple[int, ...]] = {
-    "single hop": (4,),
-    "multi hop": (1,),
-    "temporal": (2,),
-    "open domain": (3,),
-    "adversarial": (5,),
-    "answerable": (1, 2, 3, 4),
+    **{CATEGORIES[kind]: (kind,) for kind in LOCOMO},  # LoCoMo's five: the README has no cognitive row
+    "answerable": ANSWERABLE,
     "overall": (),
 }
 CATEGORY_NAMES = {name: kinds[0] for name, kinds in ROWS.items() if len(kinds) == 1}

@@ -12,12 +12,9 @@ and its digest named wherever it is used).
 from __future__ import annotations
 
 import hashlib
-import http.client
 import os
 import re
 import sys
-import urllib.error
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -102,6 +99,10 @@ def resolve() -> Path:
 
 def fetch(dest: Path, url: str = URL, *, timeout: float = 60.0) -> None:
     """Download the pinned errors file to ``dest``, checking its sha256; nothing is kept on failure."""
+    import http.client  # here: only a first audited run without the file pays for the HTTP client
+    import urllib.error
+    import urllib.request
+
     print(f"locomo-repro: fetching {url}", file=sys.stderr)
     try:
         with urllib.request.urlopen(url, timeout=timeout) as response:

@@ -24,6 +24,8 @@ from ..go import flags
 from ..data.atomic import unwritable_all, write_files
 from ..data.dataset import DatasetError, load
 from ..go.json import dumps
+from ..data.audit import AuditError
+from ..score import ceiling, key as answer_key
 from ..score.predictions import PredictionsError
 from ..score.predictions import read as read_predictions
 from ..score import convert
@@ -66,6 +68,9 @@ def parser() -> argparse.ArgumentParser:
     c.add_argument("--dir", metavar="DIR", help=f"the peers' files (default: ${fetch.ENV}, else the cache)")
     c.add_argument("--manifest", metavar="PATH", help="peers.yaml (default: the kit's own)")
     c.add_argument("--data", metavar="PATH", help="the dataset (default: LOCOMO_DATA, else the cache)")
+    answer_key.flag(c)
+    answer_key.flag(t)
+    t.add_argument("--data", metavar="PATH", help="the dataset, with -key audited (default: LOCOMO_DATA, else the cache)")
     return p
 
 
@@ -75,7 +80,12 @@ def run_check(args: argparse.Namespace) -> int:
     folder = Path(args.dir) if args.dir else fetch.root()
     if not folder.is_dir():
         raise PeersError(f"{folder}: no peers' files there (locomo-repro peers fetch, or set {fetch.ENV})")
-    text, ok = published.render(peers, manifest.measure(peers, folder, load(args.data)))
+    samples = load(args.data)
+    ceilings = None
+    if args.key != answer_key.OFFICIAL:
+        graded = answer_key.load(args.key)
+        ceilings = ceiling.by_category(graded, graded.samples(samples))
+    text, ok = published.render(peers, manifest.measure(peers, folder, samples), ceilings)
     sys.stdout.write(text)
     return 0 if ok else 1
 
@@ -83,7 +93,7 @@ def run_check(args: argparse.Namespace) -> int:
 def run_table(args: argparse.Namespace) -> int:
     """Print the side-by-side table of one predictions file."""
     try:
-        sys.stdout.write(table.render(read_predictions(args.file)))
+        sys.stdout.write(table.render(answer_key.keyed(args.key, read_predictions(args.file), args.data)[0]))
     except PredictionsError as err:
         raise PeersError(str(err)) from None
     return 0
@@ -131,7 +141,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = parser().parse_args(argv)
         return {"import": run_import, "fetch": run_fetch, "table": run_table, "check": run_check}[args.command](args)
-    except (PeersError, DatasetError) as err:
+    except (PeersError, DatasetError, AuditError) as err:
         print(err, file=sys.stderr)
         return 2
     except OSError as err:

@@ -12,10 +12,14 @@ four category columns compare different questions with the rows above it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..data.dataset import CATEGORIES as NAMES
 from .manifest import CATEGORIES, Cell, Manifest, Row, Table, agrees, printed
+
+#: Ceilings by category key (``"1"``…``"4"``, ``overall`` for the answerable questions), as fractions.
+Ceilings = dict[str, float]
 
 
 def holds(cell: Cell, figures_of: dict[str, dict[str, object]]) -> str | None:
@@ -91,9 +95,26 @@ def verdict(table: Table, v: RowVerdict) -> str:
             f"in {first}'s row, so they compare different questions: {each}")
 
 
-def render(manifest: Manifest, measured: dict[str, dict[str, dict[str, object]]]) -> tuple[str, bool]:
+def above(cells: Sequence[Cell], ceilings: Ceilings) -> list[str]:
+    """The published judge accuracies above the ceiling of the category they hold (the one whose questions
+    give the figure: ``found_under`` where the table names it otherwise; overall: the answerable questions'),
+    one line each: a score no system reaches while grading against gold that is wrong."""
+    out = []
+    for cell in cells:
+        held = cell.found_under or cell.category
+        ceiling = ceilings.get(held)
+        if cell.metric != "judge" or cell.unit != "percent" or ceiling is None:
+            continue
+        if float(cell.published) > 100 * ceiling:
+            out.append(f"  {cell.id}: published {cell.published} is above {name(held)}'s ceiling {100 * ceiling:.2f}")
+    return out
+
+
+def render(manifest: Manifest, measured: dict[str, dict[str, dict[str, object]]],
+           ceilings: Ceilings | None = None) -> tuple[str, bool]:
     """Every table judged as a table, then every cell on its own: the text, and whether all agree with
-    peers.yaml (each cell's status, each row's recorded ``unlike``)."""
+    peers.yaml (each cell's status, each row's recorded ``unlike``); with ``ceilings`` (the audited key's),
+    the published figures above their category's ceiling named after them."""
     ok = True
     lines: list[str] = []
     for table in manifest.tables:
@@ -120,4 +141,8 @@ def render(manifest: Manifest, measured: dict[str, dict[str, dict[str, object]]]
         found = f", {cell.published} is {name(cell.found_under)}'s figure" if cell.found_under else ""
         lines.append(f"  {cell.id:<{width}}{cell.status:<11}published {cell.published}, the file gives "
                      f"{printed(cell, figures_of)} under {name(cell.category)}{found}" + ("" if good else "  [FAILING]"))
+    if ceilings is not None:
+        lines.append("")
+        lines.append("published above the category's ceiling under the audited key (locomo-repro key):")
+        lines += above(manifest.cells, ceilings) or ["  none"]
     return "\n".join(lines) + "\n", ok

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 from ..go import flags
+from ..score import key as answer_key
 
 if TYPE_CHECKING:
     from ..score.predictions import Predictions
@@ -56,6 +57,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--verdicts", metavar="FILE",
                    help="the claims as measured by locomo-repro claims --json FILE (instead of --claims)")
     p.add_argument("--manifest", metavar="PATH", help="claims.yaml (default: $LOCOMO_CLAIMS, else the kit's own)")
+    answer_key.flag(p)
     return p
 
 
@@ -73,17 +75,18 @@ def build(args: argparse.Namespace) -> str:
     from ..score.figures import verdicts as own_judge
     from . import figures, page, plots
 
+    graded = answer_key.load(args.key)  # the arms and the files graded under it; the claims under the official key
     others = []
     for path in args.predictions:
-        read = predictions_file.read(path)
+        read, _ = answer_key.keyed(args.key, predictions_file.read(path), args.data)
         stats.bootstrappable(read)
         others.append((path, read, own_judge(read)))
     manifest = claims.load(args.manifest)
     manifest_path = Path(args.manifest) if args.manifest else claims.default_path()
     verdicts_file = jsonio.read(args.verdicts) if args.verdicts else None  # read once: read, then signed
     verdicts = figures.read_verdicts(verdicts_file, manifest) if verdicts_file else None
-    samples = dataset.load(args.data)
-    full = samples
+    published = dataset.load(args.data)
+    full = samples = graded.samples(published)
     if args.only > 0:
         samples = samples[: args.only]
     data = signature.file_digest(dataset.resolve(args.data))
@@ -99,16 +102,18 @@ def build(args: argparse.Namespace) -> str:
     for arms, run in zip(ARM_SETS, runs):
         _progress(f"building the {arms} arm set over {len(samples)} conversations")
         points = figures.tradeoff(lab.records(run, floor=0.0), progress=sys.stderr)
-        sweep = signature.run(data, arms, settings, sweep="floor", only=args.only).plus(("floors", "0:1:0.05"))
+        sweep = signature.run(data, arms, settings, sweep="floor", only=args.only).plus(("floors", "0:1:0.05"),
+                                                                                         *graded.signed())
         name = f"tradeoff-{arms}"
         title = f"-arms {arms}: F1 against the share declined, floor 0 to 1"
         tradeoffs.append(page.Tradeoff(name, title, str(sweep), tuple(points), plots.tradeoff(points, name, title)))
-        sig = signature.run(data, arms, settings, only=args.only).plus(bootstrap)
-        sources.append(_source(arms, f"-arms {arms}, default settings", str(sig), lab.predictions(run)))
+        sig = signature.run(data, arms, settings, only=args.only).plus(bootstrap, *graded.signed())
+        made = graded.predictions(lab.predictions(run), samples)[0]  # the held-apart questions in no category
+        sources.append(_source(arms, f"-arms {arms}, default settings", str(sig), made))
     files: list[page.Source] = []
     for path, read, judged in others:
         _progress(f"scoring {path}")
-        sig = signature.predictions(path, signature.KIT, bootstrap, sha256=read.sha256)
+        sig = signature.predictions(path, signature.KIT, bootstrap, *graded.signed(), sha256=read.sha256)
         title = f"{Path(path).name} (predictions {read.sha256[: signature.PREFIX]}, {len(read.conversations)} conversations)"
         files.append(_source(f"file-{len(files) + 1}", title, str(sig), read, judged))
 
@@ -118,7 +123,8 @@ def build(args: argparse.Namespace) -> str:
         claims_sig = signature.Signature((manifest_sig, ("verdicts", verdicts_file.sha256[: signature.PREFIX])))
     elif args.claims == "measure":
         _progress(f"measuring {len(manifest.claims)} claims (minutes)")
-        every = lab if len(samples) == len(full) else claims.Lab(full, args.data, progress=_progress)
+        every = (lab if len(samples) == len(full) and graded.official
+                 else claims.Lab(published, args.data, progress=_progress))
         view = figures.measured_claims(manifest, every, sys.stderr)
         claims_sig = signature.Signature((("data", data), manifest_sig, ("verdicts", "measured")))
     else:
@@ -146,6 +152,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Write the report; bad input is one line on stderr and exit 2, with nothing written."""
     from .. import claims
     from ..data.atomic import unwritable, write_atomic
+    from ..data.audit import AuditError
     from ..data.dataset import DatasetError
     from ..data.jsonio import InputError
     from ..score.predictions import PredictionsError
@@ -164,7 +171,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise ReportError(f"{out}: {problem}")
         text = build(args)
         write_atomic(out, text.encode("utf-8"))
-    except (ReportError, DatasetError, PredictionsError, claims.ManifestError, VerdictsError, InputError) as err:
+    except (ReportError, DatasetError, PredictionsError, claims.ManifestError, VerdictsError, InputError,
+            AuditError) as err:
         print(f"{PROG}: {err}", file=sys.stderr)
         return 2
     except OSError as err:

@@ -47,6 +47,13 @@ def ceilings(key: Key, samples: Sequence[Sample]) -> list[tuple[str, int, dict[s
     return out
 
 
+def by_category(key: Key, samples: Sequence[Sample]) -> dict[str, float]:
+    """The ceilings by category number (``"1"``…``"5"``) and ``overall`` for the answerable questions (the
+    denominator published tables of judge accuracy use)."""
+    named = {name: c for name, _, _, _, c in ceilings(key, samples)}
+    return {**{str(k): named[CATEGORIES[k]] for k in LOCOMO}, "overall": named["answerable"]}
+
+
 def table(key: Key, samples: Sequence[Sample]) -> str:
     """The ceilings' table, headed by the errors file."""
     rows = ceilings(key, samples)
