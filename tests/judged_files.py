@@ -26,6 +26,7 @@ def write(path: Path, verdicts: list[Verdict]) -> Path:
 
 def stats(capsys, main, *argv: str) -> dict:
     """``judge stats ARGV --format json`` run, exit status 0, its table decoded."""
+    capsys.readouterr()
     assert main(["stats", *argv, "--format", "json"]) == 0
     return json.loads(capsys.readouterr().out)
 

@@ -56,11 +56,12 @@ def run(argv: Sequence[str], cwd: Path, extra: Mapping[str, str] = {}, timeout: 
 
 
 def start(argv: Sequence[str], cwd: Path, extra: Mapping[str, str] = {}, module: str = "locomo_repro",
-          wrap: Sequence[str] = ()) -> subprocess.Popen:
+          wrap: Sequence[str] = (), before: Callable[[], None] | None = None) -> subprocess.Popen:
     """``python -m module argv`` started in a session of its own (its id is the child's pid); ``wrap`` goes
-    before it (``bash -c 'ulimit ...; exec "$@"' --``)."""
+    before it (``bash -c 'ulimit ...; exec "$@"' --``), ``before`` runs in the child before it starts."""
     return subprocess.Popen([*wrap, sys.executable, "-m", module, *argv], cwd=cwd, env=environment(extra),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=before)
 
 
 def _stat(pid: str) -> list[str] | None:

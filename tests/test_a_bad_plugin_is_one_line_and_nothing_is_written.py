@@ -64,3 +64,21 @@ def test_a_plugin_that_fails_on_a_question_stops_the_run_naming_it(spec, says, j
 def test_a_factory_that_fails_stops_the_run_naming_the_conversation(spec, says, tmp_path, capsys):
     status, err = run(["-arms", spec], tmp_path, capsys)
     assert status == 1 and says in err and err.startswith(f"locomo-repro: arm {spec.split(':')[1].lower()}, conv-26: ")
+
+
+@pytest.mark.parametrize(("spec", "says"), [
+    ("toy_plugins:AnswerNotATurn", "'D99:99' is not a turn of the conversation"),
+    ("toy_plugins:AnswerNumberId", "a dialogue id must be a string, got int"),
+])
+def test_every_dialogue_id_an_answerer_returns_is_a_turn_of_the_conversation(spec, says, tmp_path, capsys):
+    status, err = run(["-arms", spec, "-jobs", "1"], tmp_path, capsys)
+    assert status == 1 and says in err and err.startswith(f"locomo-repro: arm {spec.split(':')[1].lower()}, conv-26, ")
+
+
+@pytest.mark.parametrize(("spec", "says"), [
+    ("toy_plugins:TrueScore", "the score of 'D1:1' must be a finite number, got bool True"),
+    ("toy_plugins:TrueConfidence", "the confidence must be a finite number, got bool True"),
+])
+def test_true_is_neither_a_score_nor_a_confidence(spec, says, tmp_path, capsys):
+    status, err = run(["-arms", spec, "-jobs", "1"], tmp_path, capsys)
+    assert status == 1 and says in err and err.startswith(f"locomo-repro: arm {spec.split(':')[1].lower()}, conv-26, ")

@@ -56,3 +56,18 @@ def test_an_audit_judgment_that_is_not_true_or_false_failed(tmp_path, samples, s
     judged = files.read(str(tmp_path / "eval_results.json"), lambda: samples)
     assert [v.score for v in judged.verdicts] == [None, 0.0]
     assert measures.aggregate(list(judged.verdicts), (q.category,), "any").value == 0.0
+
+
+def test_a_peers_reply_without_its_judges_verdict_is_a_failed_judgement(tmp_path, samples):
+    first = [q for q in samples[0].questions if q.category != 5][:2]
+    data = {"0": [{"question": q.text, "answer": "g", "response": "r", "category": str(q.category)} for q in first]}
+    data["0"][0]["llm_score"] = 1
+    (tmp_path / "mem0.json").write_text(json.dumps(data))
+    judged = files.read(str(tmp_path / "mem0.json"), lambda: samples)
+    assert [v.score for v in judged.verdicts] == [1.0, None]
+    assert files.cause(judged.verdicts[1]) == files.NO_VERDICT
+
+
+def test_an_endpoint_failure_in_the_kits_file_is_named_an_api_error(tmp_path, capsys):
+    table = stats(capsys, main, str(write(tmp_path / "kit.json", [verdict("a", 0, 4, None), verdict("a", 1, 4, 1.0)])))
+    assert "1 of 2 judgements failed (1 an API error)" in table["notes"][0]

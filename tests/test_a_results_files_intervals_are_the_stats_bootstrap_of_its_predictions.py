@@ -1,7 +1,8 @@
 """A results file's F1 intervals are ``-stats``'s exact bootstrap over the same run's grades, to the last bit.
 
 ``stats.pooled`` over the ``-out`` file's grades (as ``-stats`` grades them) gives every arm's and row's
-interval; each conversation's summed score is the sum of its grades in question order.  Past twelve
+interval; each conversation's summed score is the sum of its grades in question order.  Over two
+conversations the interval is, by hand, from the lower conversation's mean to the higher.  Past twelve
 conversations no interval is taken, and the file says why.
 """
 
@@ -14,6 +15,7 @@ import pytest
 from locomo_repro import cli
 from locomo_repro.data.dataset import CATEGORIES
 from locomo_repro.score import predictions, results, stats
+from locomo_repro.score.metric import grade
 
 
 @pytest.fixture(scope="module")
@@ -35,9 +37,41 @@ def test_every_interval_is_stats_pooled_over_the_predictions_files_grades(run):
             assert a.rows[key].f1_interval == (low, high), (arm, key)
 
 
+def graded(answers: predictions.Predictions) -> dict[str, list[float]]:
+    """Every arm's grade of every question by the official metric, in file order (the adversarial category's
+    grade reads the reply alone; the dataset's numeric answers are read as text, as the official scorer reads them)."""
+    return {arm: [grade(q.category, q.predictions[arm].reply, "" if q.category == 5 else str(q.answer))
+                  for q in answers.questions] for arm in answers.arms}
+
+
+def means(answers: predictions.Predictions, marks: list[float], kinds: tuple[int, ...]) -> list[float]:
+    """Each conversation's mean mark over the questions of ``kinds`` (of those that ask one), summed in order."""
+    out = []
+    for sample in answers.conversations:
+        mine = [m for q, m in zip(answers.questions, marks) if q.sample == sample and (not kinds or q.category in kinds)]
+        total = 0.0
+        for m in mine:
+            total += m
+        if mine:
+            out.append(total / len(mine))
+    return out
+
+
+def test_over_two_conversations_each_interval_runs_from_the_lower_conversations_mean_to_the_higher(run):
+    """By hand: the resamples {A, A}, {A, B}, {B, B} weigh 1, 2, 1 of 4; the 2.5% quantile (0.1 of 4) is the
+    lowest value, the 97.5% one (3.9) the highest, and a resample of one conversation twice is its mean."""
+    got, answers = run
+    assert len(answers.conversations) == 2
+    marks = graded(answers)
+    for arm, a in got.passes[0].arms.items():
+        for key, kinds in results.ROWS:
+            each = means(answers, marks[arm], kinds)
+            assert a.rows[key].f1_interval == ((min(each), max(each)) if each else None), (arm, key)
+
+
 def test_each_conversations_sums_are_its_grades_added_in_question_order(run):
     got, answers = run
-    marks = stats.grades(answers)
+    marks = graded(answers)
     for arm, a in got.passes[0].arms.items():
         for sample, sums in a.conversations:
             for key, kinds in results.ROWS:

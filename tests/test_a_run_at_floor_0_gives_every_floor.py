@@ -1,5 +1,6 @@
 """One run at floor 0 gives the run at any floor (``bench.floor.at_floor``): every record under the floor
-becomes the declined reply, graded as declined; the rest, and every context, confidence and recall, stay.
+becomes the declined reply, graded as declined; the rest, and every context, confidence and recall, stay, and a
+reply given without a confidence is never declined.
 
 The claims, the report and the session's lab take every floor this way; here it is held to runs made at
 each floor, record for record, for every arm set (the parity tests hold the floors of ``-sweep floor`` and
@@ -31,6 +32,13 @@ def test_a_record_under_the_floor_is_declined_and_graded_as_declined():
     assert at["b"] == [replace(run["b"][0], reply=DECLINE, score=0.0), run["b"][1]]
     assert at_floor(run, 0.0) == run and at_floor(run, 0.6)["a"][0] is run["a"][0]
     assert at["a"][1].context == ("D1:1", "D2:2") and at["a"][1].recall == 0.5 and at["a"][1].sure == 0.2
+
+
+def test_a_reply_without_a_confidence_is_kept_at_every_floor():
+    # An answering plug-in's bare reply: no confidence, no context; a floor has nothing to compare, so never declines it.
+    bare = bench.Record("s", "q", "red car", 4, ("D1:1",), "red car", None, None, 1.0, None)
+    for floor in (0.0, 0.3, 1.0):
+        assert at_floor({"a": [bare]}, floor) == {"a": [bare]}
 
 
 @pytest.mark.slow

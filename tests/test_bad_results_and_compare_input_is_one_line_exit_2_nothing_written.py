@@ -1,8 +1,9 @@
 """Bad input to ``-json`` and to ``compare`` is one line on stderr and exit status 2, with nothing on stdout
 and nothing written: an unusable ``-json`` path is refused before the run (and ``-out`` is not written
 either), as are ``-json`` with ``-stats`` and ``-json`` naming ``-out``'s file; ``compare`` refuses
-abbreviated or unknown flags, files it cannot read, broken results files and other systems' formats
-(saying to convert them with ``locomo-repro import``)."""
+abbreviated or unknown flags, files it cannot read, broken results files (an arm over conversations other than
+the dataset's, in its order, among them) and other systems' formats (saying to convert them with
+``locomo-repro import``)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import json
 import pytest
 
 from locomo_repro import cli
+from locomo_repro.score import results
 
 GOOD = {"schema": "locomo-repro/results", "version": 1}
 
@@ -112,3 +114,21 @@ def test_compare_to_a_full_stdout_ends_in_one_line(tmp_path):
                               stderr=subprocess.PIPE, text=True, env=env, timeout=120)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.splitlines()[-1] == "locomo-repro compare: standard output: No space left on device"
+
+
+def two_conversations(each: list[str]) -> dict:
+    """A results file over the dataset's conversations c1 and c2 whose one arm lists ``each`` as its conversations."""
+    row = results.Row(n=1, f1=1.0, recall=None, quiet=0.0, f1_interval=None)
+    arm = results.Arm(rows={key: row for key, _ in results.ROWS},
+                      conversations=tuple((sample, {key: (1, 1.0) for key, _ in results.ROWS}) for sample in each))
+    made = results.Results(sha256="0" * 64, conversations=("c1", "c2"), settings={}, signature="", kit_version="0",
+                           passes=(results.Pass(None, {o: 1 for o in results.OPTIONS}, {"a": arm}),))
+    return results.document(made)
+
+
+@pytest.mark.parametrize("each", [["c2", "c1"], ["c1", "c3"]], ids=["reordered", "renamed"])
+def test_an_arm_over_other_conversations_than_the_datasets_in_order_is_refused(tmp_path, capsys, each):
+    path = write(tmp_path, "r.json", json.dumps(two_conversations(each)))
+    err = one_line(capsys, ["compare", path])
+    assert err == f"{path}: passes[0] arm a: its conversations are not the dataset's conversations in order\n"
+    assert cli.main(["compare", write(tmp_path, "good.json", json.dumps(two_conversations(["c1", "c2"])))]) == 0

@@ -377,6 +377,11 @@ def test_a_build_is_made_once_for_every_run_planned_of_it(samples):
     # the planned runs and every floor come from that one build, each at floor 0 and read at its floor
     assert lab.records("-k 20") is lab.records("-k 20") and lab.records("-floor 0.5") and len(said) == 1
     assert lab.records("", floor=0.3) is default
+    # and each is what the run of its own settings gives
+    cases = bench.build(one, "main")
+    assert default == bench.run(cases, Options())
+    assert lab.records("-k 20") == bench.run(cases, Options(k=20))
+    assert lab.records("-floor 0.5") == bench.run(cases, Options(floor=0.5)) and len(said) == 1
     # a run outside the plan builds again, for that run alone
     lab.records("-span 3")
     assert len(said) == 2 and said[1].startswith("-arms main: 1 conversations built and asked 1 way (")

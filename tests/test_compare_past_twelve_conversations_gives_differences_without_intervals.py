@@ -36,3 +36,17 @@ def test_twelve_conversations_give_the_interval(tmp_path, capsys):
     rows = json.loads(capsys.readouterr().out)["rows"]
     assert [(r["diff"], r["low"], r["high"]) for r in rows if r["category"] == "4" and r["column"] == "p.json b"] == [
         (1.0, 1.0, 1.0)]
+
+
+def test_past_twelve_conversations_the_pooled_difference_is_over_questions_not_conversations(tmp_path, capsys):
+    """By hand: the first of thirteen conversations asks three questions, which arm a gets wrong ("Rome") and b
+    right; the other twelve ask one, both right.  b - a differs by 3 over 15 questions: 0.2 (over the thirteen
+    conversations it would be 3/13)."""
+    document = predictions(13, "Paris")
+    document[0]["qa"] = [{**document[0]["qa"][0], "a_prediction": "Rome"} for _ in range(3)]
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(document))
+    assert compare.main([str(path), "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    got = {r["category"]: (r["n"], r["diff"], r["low"], r["high"]) for r in rows if r["column"] == "p.json b"}
+    assert got["4"] == got["answerable"] == got["overall"] == (15, 0.2, None, None)

@@ -53,6 +53,12 @@ def test_the_reader_refuses_in_one_line_naming_where(raw, says):
     assert "\n" not in str(refused.value)
 
 
+@pytest.mark.parametrize("raw", ['["\\ud83d x\\ude00"]', '["\\ud83d", "\\ude00"]', '["\\ud83d\\n\\ude00"]'])
+def test_a_high_surrogate_is_half_of_a_pair_only_with_its_low_half_right_after_it(raw):
+    with pytest.raises(jsonio.InputError, match="line 1 column 3: a \\\\ud800-\\\\udfff escape that is not half"):
+        jsonio.parse(raw, "f.json")
+
+
 @pytest.mark.parametrize("raw", ['["\\ud83d\\ude00"]', '["\\\\ud800"]', "[" * 512 + "]" * 512, "[1e308, -0.0]",
                                  '{"a": ' + "9" * 300 + "}"])
 def test_what_it_accepts_reads_as_python_reads_it(raw):

@@ -115,3 +115,24 @@ def test_the_kits_own_file_needs_no_dataset(tmp_path):
     path = write(tmp_path / "kit.json", [verdict("x", 3, 2, 0.5)])
     judged = files.read(str(path), lambda: pytest.fail("the kit's file names its questions"))
     assert judged.shape == "kit" and keyed(judged) == {("x", 3, 0): 0.5}
+
+
+def test_an_imported_file_keeps_its_systems_verdicts_and_pairs_with_the_original(tmp_path, samples, asked, capsys):
+    from judged_files import cell, stats
+
+    from locomo_repro.judge.__main__ import main
+    from locomo_repro.peers.__main__ import main as peers
+
+    data: dict[str, list] = {}
+    for a, i, q in asked:
+        data.setdefault(str(a), []).append({"question": q.text, "answer": "g", "response": f"r{i}",
+                                            "category": str(q.category), "llm_score": i % 2})
+    (tmp_path / "m.json").write_text(json.dumps(data))
+    assert peers(["import", "--arm", f"sys={tmp_path / 'm.json'}", "-out", str(tmp_path / "imported.json")]) == 0
+    judged = files.read(str(tmp_path / "imported.json"), lambda: samples)
+    assert judged.shape == "official" and keyed(judged) == expected(samples, asked)
+    assert {v.arm for v in judged.verdicts} == {"sys"}
+    table = stats(capsys, main, str(tmp_path / "m.json"), str(tmp_path / "imported.json"))
+    agreement = cell(table, "agreement", "overall")
+    assert (agreement["n"], agreement["value"]) == (len(asked), 1.0)
+    assert cell(table, "J difference", "overall")["value"] == 0.0

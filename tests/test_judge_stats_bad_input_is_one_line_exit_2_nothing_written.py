@@ -33,6 +33,12 @@ CASES = {
     "kit file of another version": (lambda t: malformed(t, lambda b: b.update(version=99)), "version 99"),
     "kit file with a score out of range": (lambda t: malformed(t, lambda b: b["verdicts"][0].update(score=2)),
                                            "score is in [0, 1]"),
+    "kit file with a repeat that is no integer": (lambda t: malformed(t, lambda b: b["verdicts"][0].update(repeat="x")),
+                                                 "repeat is str, not an integer"),
+    "kit file with a score that is text": (lambda t: malformed(t, lambda b: b["verdicts"][0].update(score="1")),
+                                           "score is str, not a number or null"),
+    "kit file with a reply that is no text": (lambda t: malformed(t, lambda b: b["verdicts"][0].update(reply=None)),
+                                              "reply is NoneType, not a string"),
     "kit file whose verdicts are no list": (lambda t: malformed(t, lambda b: b.update(verdicts={})),
                                             "'verdicts' is not a list"),
 }

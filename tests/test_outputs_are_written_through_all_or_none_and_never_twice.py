@@ -62,25 +62,47 @@ def test_out_dev_stdout_into_a_pipe_follows_the_table(data):
     assert json.loads("[\n" + rest.rpartition("\n\npredictions:")[0])[0]["sample_id"] == "s1"
 
 
+def refused_at(monkeypatch, name: str) -> None:
+    """Make the rename onto ``name`` fail, as onto an immutable file."""
+    real = os.replace
+
+    def replace(src, dst):
+        if Path(dst).name == name:
+            raise PermissionError(1, "Operation not permitted")
+        real(src, dst)
+
+    monkeypatch.setattr(os, "replace", replace)
+
+
 def test_a_rename_that_fails_midway_puts_every_file_back(tmp_path, monkeypatch):
     out = tmp_path / "g"
     out.mkdir()
     for name in golden.FILES[:3]:  # three old files; the other two do not exist yet
         (out / name).write_text(f"old {name}")
     (out / golden.FILES[0]).chmod(0o640)
-    real = os.replace
-
-    def replace(src, dst):
-        if str(dst).endswith("replies.tsv"):  # an immutable file, say
-            raise PermissionError(1, "Operation not permitted")
-        real(src, dst)
-
-    monkeypatch.setattr(os, "replace", replace)
+    refused_at(monkeypatch, "replies.tsv")
     with pytest.raises(golden.GoldenError, match="replies.tsv: cannot write: Operation not permitted"):
         golden.write(out, {name: f"new {name}" for name in golden.FILES})
     assert sorted(p.name for p in out.iterdir()) == sorted(golden.FILES[:3])  # no litter, nothing new
     assert all((out / name).read_text() == f"old {name}" for name in golden.FILES[:3])
     assert (out / golden.FILES[0]).stat().st_mode & 0o777 == 0o640
+
+
+def test_two_files_replaced_together_are_both_kept_when_the_second_rename_fails(tmp_path, monkeypatch):
+    (tmp_path / "a.txt").write_text("old a")
+    (tmp_path / "b.txt").write_text("old b")
+    refused_at(monkeypatch, "b.txt")
+    with pytest.raises(atomic.WriteError, match="b.txt: cannot write: Operation not permitted"):
+        atomic.write_files([(tmp_path / "a.txt", b"new a"), (tmp_path / "b.txt", b"new b")])
+    assert {p.name: p.read_text() for p in tmp_path.iterdir()} == {"a.txt": "old a", "b.txt": "old b"}
+
+
+def test_a_file_created_before_a_rename_that_fails_is_removed(tmp_path, monkeypatch):
+    (tmp_path / "b.txt").write_text("old b")
+    refused_at(monkeypatch, "b.txt")
+    with pytest.raises(atomic.WriteError, match="b.txt: cannot write: Operation not permitted"):
+        atomic.write_files([(tmp_path / "a.txt", b"new a"), (tmp_path / "b.txt", b"new b")])
+    assert {p.name: p.read_text() for p in tmp_path.iterdir()} == {"b.txt": "old b"}
 
 
 def test_peers_import_refuses_a_folder_or_a_shared_path_before_writing_anything(tmp_path, capsys):

@@ -10,6 +10,7 @@ import json
 
 import pytest
 
+from refused import one_line
 from locomo_repro import cli
 from locomo_repro.peers.__main__ import main
 
@@ -153,6 +154,19 @@ def test_an_unmatched_question_is_one_line_naming_the_file_and_nothing_is_writte
     assert code == 2 and data is None and err.count("\n") == 1
     assert str(path) in err and "never asked" in err
     assert list(tmp_path.iterdir()) == [path]
+
+
+@pytest.mark.parametrize("key", ["{n}", "conv_{n}", "locomo_experiment_user_{n}"])
+def test_a_conversation_position_past_the_last_is_one_line_and_nothing_is_written(tmp_path, samples, asked, key,
+                                                                                  capsys):
+    """The positions run from 0 to one less than the number of conversations: that number itself is none."""
+    shown = key.format(n=len(samples))
+    path = tmp_path / "past.json"
+    path.write_text(json.dumps(mem0_file(asked, key=lambda a: shown if a == 1 else str(a))))
+    code, data = run(tmp_path, f"s={path}")
+    assert data is None and list(tmp_path.iterdir()) == [path]
+    assert one_line(capsys, code) == (f"{path}: conversation {shown!r} is no sample id of the dataset and no position "
+                                      f"below {len(samples)}")
 
 
 def test_an_unknown_shape_is_one_line_and_exit_2(tmp_path, capsys):

@@ -91,6 +91,13 @@ def test_dated(question, text, date, want):
     assert reply(question, [Cite(t, 1)], 1, vocabulary(t), QUIZ) == want
 
 
+@pytest.mark.parametrize(("text", "want"), [("I ran in April.", "April 2023"), ("I ran in May.", "May 2023"),
+                                            ("I ran on 20 May.", "20 May, 2023"), ("I ran in June.", "June 2022")])
+def test_a_month_after_the_sessions_month_is_last_year_and_the_sessions_own_month_is_this_year(text, want):
+    t = turn(text)  # a session of 8 May 2023
+    assert reply("When did Evan run?", [Cite(t, 1)], 1, vocabulary(t), QUIZ) == want
+
+
 def test_a_when_question_reads_only_the_first_cite_and_every_reader_agrees():
     first, second = turn("I ran in March.", "D1:1"), turn("I ran in April.", "D1:2")
     v = vocabulary(first, second)

@@ -61,6 +61,46 @@ def test_category_estimates_are_means_of_the_grades_with_an_interval_around_them
     assert got["b", "5"].point == 0.5  # one abstention right, one answer given where none was due
 
 
+#: HAND by hand.  Grades of a: c1 1, 2/3 ("Paris France": stems paris, franc against paris), 1 (declined);
+#: c2 1, 0; c3 0.8 ("May 2023" against "7 May 2023"), 0.  Of b: c1 0, 1, 0; c2 1, 1; c3 1, 1.
+#: Over three conversations each resample of one conversation drawn three times weighs 1 of at most 27, more
+#: than the 2.5% tail, so the interval runs from the lowest conversation's mean to the highest (of those with a
+#: question in the row).  Per row and arm: (n, mean, low, high).
+BY_HAND = {
+    ("a", "4"): (2, 1.0, 1.0, 1.0), ("b", "4"): (2, 0.5, 0.0, 1.0),
+    ("a", "1"): (1, 2 / 3, 2 / 3, 2 / 3), ("b", "1"): (1, 1.0, 1.0, 1.0),
+    ("a", "2"): (1, 0.8, 0.8, 0.8), ("b", "2"): (1, 1.0, 1.0, 1.0),
+    ("a", "3"): (1, 0.0, 0.0, 0.0), ("b", "3"): (1, 1.0, 1.0, 1.0),
+    ("a", "5"): (2, 0.5, 0.0, 1.0), ("b", "5"): (2, 0.5, 0.0, 1.0),
+    # answerable: a's conversations 5/6, 1, 0.4 and 52/15 over 5 questions; b's 1/2, 1, 1 and 4 over 5
+    ("a", "answerable"): (5, 52 / 75, 0.4, 1.0), ("b", "answerable"): (5, 0.8, 0.5, 1.0),
+    # overall, the adversarial questions too: a's 8/9, 1/2, 0.4 and 67/15 over 7; b's 1/3, 1, 1 and 5 over 7
+    ("a", "overall"): (7, 67 / 105, 0.4, 8 / 9), ("b", "overall"): (7, 5 / 7, 1 / 3, 1.0),
+}
+
+
+def test_every_rows_estimate_and_interval_are_the_hand_computed_ones():
+    got = {(e.arm, e.row): (e.n, e.point, e.low, e.high) for e in figures.categories(HAND)}
+    assert sorted(got) == sorted(BY_HAND)
+    for key, want in BY_HAND.items():
+        assert got[key] == pytest.approx(want, abs=1e-15), key
+
+
+def test_the_overall_row_counts_every_question_the_adversarial_ones_included():
+    overall = {e.arm: e for e in figures.categories(HAND) if e.row == "overall"}
+    assert {arm: (e.n, e.label) for arm, e in overall.items()} == {"a": (7, "overall"), "b": (7, "overall")}
+    assert overall["a"].point == pytest.approx(67 / 105, abs=1e-15)  # answerable alone: 52/75
+
+
+def test_the_differences_are_the_hand_computed_ones():
+    """a - b by hand: adversarial c1 +1, c2 -1 (c3 asks none): 0 over 2, from -1 to +1; answerable c1 2/3 over 2,
+    c2 0 over 1, c3 -1.2 over 2: -8/15 over 5 = -8/75, from c3's -0.6 to c1's 1/3."""
+    got = [(d.one, d.two, d.half, d.point, d.low, d.high) for d in figures.differences(HAND)]
+    assert got == [("a", "b", "adversarial", 0.0, -1.0, 1.0),
+                   ("a", "b", "answerable", pytest.approx(-8 / 75, abs=1e-15), pytest.approx(-0.6, abs=1e-15),
+                    pytest.approx(1 / 3, abs=1e-15))]
+
+
 def test_a_category_nobody_was_asked_is_left_out():
     one = parse([{"sample_id": "c", "qa": [qa(4, "x", a="x")]}], "one.json")
     assert [e.row for e in figures.categories(one)] == ["4", "answerable", "overall"]

@@ -24,32 +24,35 @@ def test_the_default_run_reads_like_sacrebleu():
 
 
 def test_the_same_settings_give_the_same_signature():
-    assert default(k=10, blind=True, model="m", base="https://x.example/v1") == default(
-        k=10, blind=True, model="m", base="https://x.example/v1"
-    )
+    written = f"locomo-repro:{__version__}|data:79fa87e9|scorer:kit|arms:main|k:10|floor:0.30|span:4|band:0.90|" \
+              "parts:2|blind:yes|model:m|endpoint:https://x.example/v1"
+    first = default(k=10, blind=True, model="m", base="https://x.example/v1")
+    assert first == written and default(k=10, blind=True, model="m", base="https://x.example/v1") == first
 
 
-@pytest.mark.parametrize(
-    "change",
-    [
-        {"data": "00000000"},
-        {"arms": "walk"},
-        {"k": 6},
-        {"floor": 0.31},
-        {"floor": 0.305},
-        {"span": 5},
-        {"band": 0.95},
-        {"parts": 3},
-        {"sweep": "floor"},
-        {"blind": True},
-        {"derive": False},
-        {"coref": True},
-        {"only": 2},
-        {"model": "gpt-x", "base": "https://api.example/v1"},
-    ],
-    ids=lambda change: "+".join(change),
-)
-def test_each_setting_changes_the_signature(change):
+#: The default run's fields after the version, and each setting changed with the fields it writes in their place.
+FIELDS = "data:79fa87e9|scorer:kit|arms:main|k:5|floor:0.30|span:4|band:0.90|parts:2"
+CHANGES = [
+    ({"data": "00000000"}, "data:00000000|scorer:kit|arms:main|k:5|floor:0.30|span:4|band:0.90|parts:2"),
+    ({"arms": "walk"}, "data:79fa87e9|scorer:kit|arms:walk|k:5|floor:0.30|span:4|band:0.90|parts:2"),
+    ({"k": 6}, "data:79fa87e9|scorer:kit|arms:main|k:6|floor:0.30|span:4|band:0.90|parts:2"),
+    ({"floor": 0.31}, "data:79fa87e9|scorer:kit|arms:main|k:5|floor:0.31|span:4|band:0.90|parts:2"),
+    ({"floor": 0.305}, "data:79fa87e9|scorer:kit|arms:main|k:5|floor:0.305|span:4|band:0.90|parts:2"),
+    ({"span": 5}, "data:79fa87e9|scorer:kit|arms:main|k:5|floor:0.30|span:5|band:0.90|parts:2"),
+    ({"band": 0.95}, "data:79fa87e9|scorer:kit|arms:main|k:5|floor:0.30|span:4|band:0.95|parts:2"),
+    ({"parts": 3}, "data:79fa87e9|scorer:kit|arms:main|k:5|floor:0.30|span:4|band:0.90|parts:3"),
+    ({"sweep": "floor"}, "data:79fa87e9|scorer:kit|arms:main|k:5|floor:sweep|span:4|band:0.90|parts:2"),
+    ({"blind": True}, f"{FIELDS}|blind:yes"),
+    ({"derive": False}, f"{FIELDS}|derived:no"),
+    ({"coref": True}, f"{FIELDS}|coref:yes"),
+    ({"only": 2}, "data:79fa87e9|only:2|scorer:kit|arms:main|k:5|floor:0.30|span:4|band:0.90|parts:2"),
+    ({"model": "gpt-x", "base": "https://api.example/v1"}, f"{FIELDS}|model:gpt-x|endpoint:https://api.example/v1"),
+]
+
+
+@pytest.mark.parametrize(("change", "fields"), CHANGES, ids=["+".join(change) for change, _ in CHANGES])
+def test_each_setting_changes_the_signature(change, fields):
+    assert default(**change) == f"locomo-repro:{__version__}|{fields}"
     assert default(**change) != default()
 
 

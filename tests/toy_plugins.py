@@ -114,6 +114,34 @@ class BadAnswer(_Broken):
         return 42
 
 
+class AnswerNotATurn(_Broken):
+    name = "answernotaturn"
+
+    def answer(self, question: str):
+        return "Paris", [self.turn, "D99:99"], 0.5
+
+
+class AnswerNumberId(_Broken):
+    name = "answernumberid"
+
+    def answer(self, question: str):
+        return "Paris", [1], 0.5
+
+
+class TrueScore(_Broken):
+    name = "truescore"
+
+    def recall(self, question: str, k: int):
+        return [(self.turn, True)]
+
+
+class TrueConfidence(_Broken):
+    name = "trueconfidence"
+
+    def answer(self, question: str):
+        return "Paris", [self.turn], True
+
+
 class FactoryRaises:
     name = "factoryraises"
 

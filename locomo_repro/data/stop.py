@@ -187,7 +187,10 @@ class _Started(Executor):
         import multiprocessing
 
         running = [p for p in multiprocessing.active_children() if p not in self.before]
-        self.started += [p for p in running if p not in self.started]
+        # The pool's own record of its workers too: one that died before it was first noted here (killed
+        # right after it was started) is no longer among the running, and is the one whose end says how.
+        known = list(self.pool._processes.values())  # type: ignore[attr-defined]
+        self.started += [p for p in (*known, *running) if p not in self.started]
         return running
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future:

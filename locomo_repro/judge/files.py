@@ -16,6 +16,8 @@ alike.  The shapes, told apart by their content:
   sixth category, Cognitive (``time_gap``), which has no LoCoMo conversation: its items are keyed
   ``locomo-plus`` and their position among the file's Cognitive items.  The label is the score: correct 1,
   partial 0.5, wrong 0.
+* ``official``: a predictions file in the official shape with the verdicts ``locomo-repro import`` keeps of the
+  file it converted (``<arm>_judge`` 1/0), one arm each.
 * ``refined``: LoCoMo-Refined's judge output (``refined judge``'s ``*_scored.jsonl``, or the JSON array a
   ``.json`` predictions file gives): ``qa_id``, ``llm_score``, ``llm_reason``, ``llm_judge``.
 
@@ -28,12 +30,14 @@ line naming the file.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..data import jsonio
-from ..data.dataset import CATEGORIES, Sample
+from ..data.categories import CATEGORIES
+from ..data.dataset import Sample
 from ..score import convert
 from ..score.formats import PeersError, Reply, Source, decoded, files, read_refined
 from ..score.shapes import shape
@@ -52,25 +56,36 @@ PLUS_SCORES = {"correct": 1.0, "partial": 0.5, "wrong": 0.0}
 PLUS_SAMPLE = "locomo-plus"
 
 #: The shapes this module reads, for messages.
-SHAPES = ("kit", "mem0", "zep", "backboard", "audit", "locomo-plus", "refined")
+SHAPES = ("kit", "mem0", "zep", "backboard", "audit", "locomo-plus", "refined", "official")
 
 
 @dataclass(frozen=True)
 class Judged:
-    """One judged file read: what it was named, the shape it was read as, its verdicts in file order, and
-    the figures it states of itself (locomo-audit's ``correct``, ``accuracy`` ...)."""
+    """One judged file read: what it was named, the shape it was read as, the sha256 of the bytes read (of
+    the files' sha256s in order, for several), its verdicts in file order, and the figures it states of itself
+    (locomo-audit's ``correct``, ``accuracy`` ...)."""
 
     path: str
     shape: str
+    sha256: str
     verdicts: tuple[Verdict, ...]
     stated: dict[str, float] = field(default_factory=dict)
 
 
+#: Words of a failed judgement's reason that say the endpoint failed, not the judge.
+_ENDPOINT_WORDS = ("api error", "error code", "http", "endpoint", "timed out", "timeout", "connection")
+#: The reason a reader gives a question its file holds no verdict for.
+NO_VERDICT = "no verdict in the file"
+
+
 def cause(v: Verdict) -> str:
-    """Why a failed judgement failed, in a few words (for the summary; its reason may quote a key)."""
+    """Why a failed judgement failed, in a few words (for the summary; a reason may quote a key, so it is
+    never shown): an API error, no verdict in the file, an empty label, or a label that is no verdict."""
     low = v.reason.lower()
-    if "api error" in low or "error code" in low:
+    if any(word in low for word in _ENDPOINT_WORDS):
         return "an API error"
+    if low == NO_VERDICT:
+        return NO_VERDICT
     if not v.label.strip():
         return "an empty label"
     return "no verdict in its label"
@@ -103,12 +118,12 @@ def _text(item: dict, key: str, where: str) -> str:
     return value
 
 
-def _peers(path: str, source: Source, samples: Sequence[Sample]) -> list[Verdict]:
-    """A peers' file: each reply's own judge verdict (true/false); a reply without one a failed judgement."""
-    arm = Path(path.rstrip("/")).stem
+def _peers(path: str, source: Source, samples: Sequence[Sample], arm: str) -> list[Verdict]:
+    """A peers' file (or one arm of an imported one): each reply's own judge verdict (true/false); a reply
+    without one a failed judgement."""
     return [_verdict(sample, index, r.reply, arm=arm, label="" if r.judge is None else str(r.judge).lower(),
                      score=None if r.judge is None else float(r.judge), judge=source.format,
-                     reason="" if r.judge is not None else "no verdict in the file")
+                     reason="" if r.judge is not None else NO_VERDICT)
             for r, (sample, index) in zip(source.replies, _aligned(arm, path, source.replies, samples))]
 
 
@@ -214,7 +229,7 @@ def _refined(path: str, records: list[dict], samples: Sequence[Sample]) -> list[
         out.append(_verdict(sample, index, reply.reply, None if gold is None else str(gold), arm=arm,
                             label="" if value is None else jsonio.dumps(value), score=score,
                             judge=_refined_judge(str(record.get("llm_judge") or "refined")),
-                            reason=str(record.get("llm_reason") or ("" if score is not None else "no llm_score"))))
+                            reason=str(record.get("llm_reason") or ("" if score is not None else NO_VERDICT))))
     return out
 
 
@@ -231,6 +246,8 @@ def kind(data: object) -> str | None:
         if first is not None and "qa_id" in first and "llm_score" in first:
             return "refined"
     found = shape(data)
+    if found == "official":
+        return found if judged_arms(data) else None
     return found if found in ("mem0", "zep", "backboard") else None
 
 
@@ -239,10 +256,13 @@ def read(spec: str, dataset: Callable[[], Sequence[Sample]]) -> Judged:
     files); ``dataset`` gives the samples a file without question ids is matched to, when one needs them."""
     try:
         paths = files(spec)
-        loaded: list[object] = ([[value for _, value in jsonio.lines(jsonio.read(paths[0]))]]
-                                if paths[0].suffix == ".jsonl" else [jsonio.load(p) for p in paths])
+        sources = [jsonio.read(p) for p in paths]  # read once: parsed, then signed
+        loaded: list[object] = ([[value for _, value in jsonio.lines(sources[0])]]
+                                if paths[0].suffix == ".jsonl" else [jsonio.loads(source) for source in sources])
     except (PeersError, jsonio.InputError) as err:
         raise JudgedError(str(err)) from None
+    sha256 = sources[0].sha256 if len(sources) == 1 else hashlib.sha256(
+        "".join(source.sha256 for source in sources).encode()).hexdigest()
     data = loaded[0]
     found = kind(data)
     if found is None:
@@ -250,20 +270,34 @@ def read(spec: str, dataset: Callable[[], Sequence[Sample]]) -> Judged:
     if len(paths) > 1 and found != "backboard":
         raise JudgedError(f"{spec}: names {len(paths)} files; only backboard comes as one file per conversation")
     if found == "kit":
-        return Judged(spec, found, tuple(verdicts.loads(data, spec)[0]))
+        return Judged(spec, found, sha256, tuple(verdicts.loads(data, spec)[0]))
     samples = dataset()
     if found == "audit" and isinstance(data, dict):
         got, stated = _audit(spec, data, samples)
-        return Judged(spec, found, tuple(got), stated)
+        return Judged(spec, found, sha256, tuple(got), stated)
     if found == "locomo-plus" and isinstance(data, list):
-        return Judged(spec, found, tuple(_plus(spec, data, samples)))
+        return Judged(spec, found, sha256, tuple(_plus(spec, data, samples)))
     if found == "refined" and isinstance(data, list):
-        return Judged(spec, found, tuple(_refined(spec, [r for r in data if isinstance(r, dict)], samples)))
+        return Judged(spec, found, sha256, tuple(_refined(spec, [r for r in data if isinstance(r, dict)], samples)))
+    arm = Path(spec.rstrip("/")).stem
     try:
-        source = decoded(Path(spec.rstrip("/")).stem, spec, paths, loaded)
+        if found == "official":  # every arm the importer wrote its file's own verdicts for (``<arm>_judge``)
+            got = [v for name in judged_arms(data) for v in _peers(spec, decoded(name, spec, paths, loaded, found),
+                                                                   samples, name)]
+        else:
+            got = _peers(spec, decoded(arm, spec, paths, loaded), samples, arm)
     except PeersError as err:
         raise JudgedError(str(err)) from None
-    return Judged(spec, found, tuple(_peers(spec, source, samples)))
+    return Judged(spec, found, sha256, tuple(got))
+
+
+def judged_arms(data: object) -> list[str]:
+    """The arms of a predictions file in the official shape that carry a judge's verdicts (``<arm>_judge``), by
+    name."""
+    samples = data if isinstance(data, list) else []
+    return sorted({key[: -len("_judge")] for s in samples if isinstance(s, dict) and isinstance(s.get("qa"), list)
+                   for qa in s["qa"] if isinstance(qa, dict) for key in qa
+                   if key.endswith("_judge") and f"{key[: -len('_judge')]}_prediction" in qa})
 
 
 def read_key(path: str, samples: Sequence[Sample]) -> dict[tuple[str, int], str]:

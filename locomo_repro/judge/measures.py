@@ -1,24 +1,25 @@
 """What a set of verdicts measures: plain functions over :class:`~.verdicts.Verdict` lists, each naming its
 formula.
 
-Terms.  A *question* is a (conversation id, question index) pair; its verdicts are its repeats.  A failed
-judgement (score None) is left out of every figure and counted apart.  A question's *score* s is the mean of
-the scores of its judged repeats (one repeat: the verdict's score); a question whose every repeat failed has
-none and is not counted in n.  It is *accepted* when s > 1/2.  A row's categories are one category, the
-answerable ones (1-4: 1,540 questions in locomo10), or all five (1,986); J over a row is Σ s / n over its
-questions, and its interval the exact 95% percentile bootstrap over conversations of ``score.stats``
-(``stats.interval``: each conversation's Σ s and n, every resample enumerated and weighted), where there are
-two to twelve conversations.
+Terms.  A *question* is one arm's reply to one question (conversation id, question index, arm); its
+verdicts are its repeats.  A failed judgement (score None) is left out of every figure and counted apart.  A
+question's *score* s is the mean of the scores of its judged repeats (one repeat: the verdict's score); a
+question whose every repeat failed has none and is not counted in n.  It is *accepted* when s > 1/2.  A row's
+categories are one category, the answerable ones (1-4: 1,540 questions in locomo10), or all five (1,986); J
+over a row is Σ s / n over its questions, and its interval the exact 95% percentile bootstrap over
+conversations of ``score.stats`` (``stats.interval``: each conversation's Σ s and n, every resample enumerated
+and weighted), where there are two to twelve conversations.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
-from ..data.dataset import ANSWERABLE
+from ..data.categories import ANSWERABLE
 from ..score.metric import grade
-from ..score.stats import auc, interval, unenumerable
+from ..score.stats import ADVERSARIAL, auc, interval, unenumerable
 from .files import NAMES
 from .verdicts import Verdict
 
@@ -27,6 +28,11 @@ WRONG_PROBES = ("probe.wrong-gold", "probe.restated", "probe.empty")
 GOLD_PROBE = "probe.gold"
 
 Key = tuple[str, int, str]
+
+
+def is_probe(arm: str) -> bool:
+    """Whether an arm holds a judge's probes (``probe.<kind>``) rather than a system's replies."""
+    return arm.startswith("probe.")
 
 
 @dataclass(frozen=True)
@@ -46,7 +52,7 @@ def rows(verdicts: Iterable[Verdict]) -> list[tuple[str, tuple[int, ...]]]:
     cognitive), then answerable (1-4) and overall (1-5)."""
     present = {v.category for v in verdicts}
     out = [(name, (k,)) for k, name in NAMES.items() if k in present]
-    return out + [("answerable", ANSWERABLE), ("overall", (*ANSWERABLE, 5))]
+    return out + [("answerable", ANSWERABLE), ("overall", (*ANSWERABLE, ADVERSARIAL))]
 
 
 def questions(verdicts: Iterable[Verdict], kinds: Sequence[int] | None = None) -> dict[Key, list[Verdict]]:
@@ -183,13 +189,19 @@ def difference(one: Sequence[Verdict], two: Sequence[Verdict], kinds: Sequence[i
     return Figure(len(diff), failed(v for v in (*one, *two) if v.category in kinds), *pooled(diff))
 
 
+@lru_cache(maxsize=1 << 16)  # each figure of each row asks again for the same replies
+def official_f1(category: int, reply: str, gold: str) -> float:
+    """The official F1 of a reply (``score.metric.grade``: by its category's rule)."""
+    return grade(category, reply, gold)
+
+
 def _f1(verdicts: Sequence[Verdict], kinds: Sequence[int]) -> list[tuple[float, float]]:
     """(official F1, score) of every scored question in ``kinds`` of the official categories (1-5)."""
     out = []
-    for group in questions(verdicts, [k for k in kinds if k in (*ANSWERABLE, 5)]).values():
+    for group in questions(verdicts, [k for k in kinds if k in (*ANSWERABLE, ADVERSARIAL)]).values():
         if (s := score(group)) is not None:
             first = group[0]
-            out.append((grade(first.category, first.reply, first.gold), s))
+            out.append((official_f1(first.category, first.reply, first.gold), s))
     return out
 
 

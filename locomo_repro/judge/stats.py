@@ -30,6 +30,7 @@ from functools import lru_cache, partial
 from ..data.dataset import DatasetError, Sample, load
 from ..go import flags
 from ..score.compare import FORMATS, labels, tabulated
+from ..score.signature import KIT, PREFIX, Signature
 from . import measures as m
 from .files import Judged, cause, read, read_key
 from .verdicts import JudgedError, Verdict
@@ -103,8 +104,8 @@ def probe_rows(label: str, by_arm: dict[str, list[Verdict]]) -> list[Row]:
 
 def pairs(first: dict[str, list[Verdict]], other: dict[str, list[Verdict]]) -> list[tuple[str, str]]:
     """The arms of ``other`` paired with the first file's: by name, else its one arm with the first's one."""
-    mine = [a for a in other if not a.startswith("probe")]
-    theirs = [a for a in first if not a.startswith("probe")]
+    mine = [a for a in other if not m.is_probe(a)]
+    theirs = [a for a in first if not m.is_probe(a)]
     named = [(a, a) for a in mine if a in theirs]
     if named or len(mine) != 1 or len(theirs) != 1:
         return named
@@ -165,6 +166,11 @@ def stated_notes(judged: Judged, table: Sequence[Row]) -> list[str]:
     return out
 
 
+def signature(judged: Judged) -> Signature:
+    """The signature of a file's figures: its bytes' digest, the shape it was read as, the kit's measures."""
+    return Signature((("judged", judged.sha256[:PREFIX]), ("shape", judged.shape), ("scorer", KIT)))
+
+
 def parser() -> argparse.ArgumentParser:
     """This command's flags (the docs' commands are parsed with it)."""
     p = flags.Parser(prog=PROG, description="What the verdicts of judged files measure: J per category with both "
@@ -204,7 +210,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         by_arm = _arms(judged.verdicts)
         mine: list[Row] = []
         for arm, verdicts in by_arm.items():
-            if not arm.startswith("probe."):
+            if not m.is_probe(arm):
                 mine += arm_rows(label, arm, verdicts, key)
         mine += probe_rows(label, by_arm)
         if judged is not read_files[0]:
@@ -213,10 +219,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             notes.append(note)
         notes += stated_notes(judged, mine) if mine else []
         table += mine
-    head = {"schema": SCHEMA, "version": VERSION, "files": [{"path": j.path, "shape": j.shape} for j in read_files],
+    signed = [str(signature(j)) for j in read_files]
+    head = {"schema": SCHEMA, "version": VERSION,
+            "files": [{"path": j.path, "shape": j.shape, "signature": sign} for j, sign in zip(read_files, signed)],
             "notes": notes}
     sys.stdout.write(tabulated(table, FIELDS, args.format, head, signed=(),
                                left=("file", "arm", "figure", "row")))
     for line in notes:
         print(f"note: {line}", file=sys.stderr)
+    for sign in signed:
+        print(f"signature: {sign}", file=sys.stderr)
     return 0

@@ -65,6 +65,20 @@ def dumps(verdicts: list[Verdict], judge: dict[str, Any], signature: str) -> str
     return jsonio.dumps(body, indent=1, ensure_ascii=False) + "\n"
 
 
+#: The fields of a verdict that are not strings, and what they are.
+_TYPES = {"qa": "an integer", "category": "an integer", "repeat": "an integer"}
+
+
+def _typed(field: str, value: object) -> bool:
+    """Whether a decoded verdict field has its type: the integers integers (not true/false), the score a number
+    or null, the rest strings."""
+    if field == "score":
+        return value is None or (isinstance(value, (int, float)) and not isinstance(value, bool))
+    if field in _TYPES:
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, str)
+
+
 def loads(data: object, name: str) -> tuple[list[Verdict], dict[str, Any], str]:
     """The verdicts, judge facts and signature of a decoded kit's judged file; :class:`JudgedError` otherwise."""
     if not isinstance(data, dict) or data.get("schema") != SCHEMA:
@@ -79,6 +93,9 @@ def loads(data: object, name: str) -> tuple[list[Verdict], dict[str, Any], str]:
     for i, item in enumerate(raw):
         if not isinstance(item, dict) or set(item) != names:
             raise JudgedError(f"{name}: verdicts[{i}] does not have exactly the fields {', '.join(sorted(names))}")
+        if wrong := next((k for k in names if not _typed(k, item[k])), None):
+            raise JudgedError(f"{name}: verdicts[{i}]: {wrong} is {type(item[wrong]).__name__}, not "
+                              f"{'a number or null' if wrong == 'score' else _TYPES.get(wrong, 'a string')}")
         try:
             out.append(Verdict(**item))
         except (TypeError, ValueError) as err:
