@@ -112,3 +112,13 @@ def test_the_pinned_sums_are_the_published_files_sums():
 
     base = Path(os.environ["LOCOMO_PLUS"])
     assert all(hashlib.sha256((base / p.local).read_bytes()).hexdigest() == p.sha256 for p in plus.FILES)
+
+
+def test_an_item_that_is_not_locomo_pluss_shape_is_one_line_and_nothing_written(tmp_path, capsys):
+    argv = published(tmp_path)
+    items = json.loads((tmp_path / plus.ITEMS).read_text())
+    items[1]["time_gap"] = 7
+    (tmp_path / plus.ITEMS).write_text(json.dumps(items))
+    one_line(capsys, main(["stitch", *argv, "-out", str(tmp_path / "s.json")]), plus.ITEMS,
+             "item 1: field 'time_gap' is not a string")
+    assert not (tmp_path / "s.json").exists()
