@@ -75,7 +75,8 @@ def test_judge_summary_is_refuted_by_its_own_judged_file():
 def _mutated_audit(src: Path, dest: Path, strong: bool) -> None:
     """The audit's files changed: each error's type turned (score-corrupting <-> citation-only) or, ``strong``
     false, the first error of each conversation dropped and the types dealt out in turn; every judged run's
-    first judgement of each question turned and (``strong``) all of them, each reply a word longer."""
+    first judgement of each question turned and (``strong``) all of them, each reply and gold a word longer,
+    the figures of its metadata doubled."""
     shutil.copytree(src, dest)
     errors = json.loads((src / "errors.json").read_text())
     if strong:
@@ -102,6 +103,9 @@ def _mutated_audit(src: Path, dest: Path, strong: bool) -> None:
                 for k in sorted(said)[: None if strong else 1]:
                     said[k] = not said[k]
                 item["generated_answer"] += " indeed"
+                item["golden_answer"] = f"{item['golden_answer']} too"
+        meta = data.get("metadata", {})
+        data["metadata"] = {k: v * 2 if isinstance(v, float) else v for k, v in meta.items()}
         run.chmod(0o644)
         run.write_text(json.dumps(data))
 

@@ -42,9 +42,9 @@ if TYPE_CHECKING:
 
 #: A judged file's figures: J over its repeats, one repeat, the majority of its repeats, their spread, the
 #: failed judgements, the questions, the scores of the judgements that did not fail added up, the replies'
-#: words (mean, median), what the file states of itself.
-FIGURES = ("J", "repeat", "majority", "spread", "failed", "n", "total", "words", "median-words", "stated",
-           "metadata")
+#: and the golds' words (mean, median), what the file states of itself or its metadata holds.
+FIGURES = ("J", "repeat", "majority", "spread", "failed", "n", "total", "words", "median-words", "gold-words",
+           "gold-median-words", "stated", "metadata")
 
 
 def _path(lab: Lab, publication: sources.Publication, local: str):
@@ -142,9 +142,11 @@ def _judged(m: Mapping, lab: Lab, manifest: Manifest) -> Any:
     if figure == "metadata":  # a figure of the run only the file's own metadata holds (its token counts)
         meta = jsonio.load(_path(lab, sources.PUBLICATIONS[m["publication"]], m["file"])).get("metadata", {})
         return float(meta[m["stated"]])
-    if figure in ("words", "median-words"):  # the replies' words, split at white space, one per question
-        words = [len(g[0].reply.split()) for g in jm.questions(verdicts, kinds).values()]
-        return statistics.mean(words) if figure == "words" else float(statistics.median(words))
+    if figure in ("words", "median-words", "gold-words", "gold-median-words"):
+        # the words of each question's reply (or gold), split at white space
+        words = [len(((g[0].gold or "") if figure.startswith("gold") else g[0].reply).split())
+                 for g in jm.questions(verdicts, kinds).values()]
+        return statistics.mean(words) if "median" not in figure else float(statistics.median(words))
     if figure == "failed":
         return jm.failed(v for v in verdicts if v.category in kinds)
     if figure == "n":
