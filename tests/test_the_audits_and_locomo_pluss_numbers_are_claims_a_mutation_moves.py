@@ -76,7 +76,7 @@ def _mutated_audit(src: Path, dest: Path, strong: bool) -> None:
     """The audit's files changed: each error's type turned (score-corrupting <-> citation-only) or, ``strong``
     false, the first error of each conversation dropped and the types dealt out in turn; every judged run's
     first judgement of each question turned and (``strong``) all of them, each reply and gold a word longer,
-    the figures of its metadata doubled."""
+    the figures of its metadata doubled; every figure of its systems' breakdown moved."""
     shutil.copytree(src, dest)
     errors = json.loads((src / "errors.json").read_text())
     if strong:
@@ -95,6 +95,20 @@ def _mutated_audit(src: Path, dest: Path, strong: bool) -> None:
             e["error_type"] = TYPES[k % len(TYPES)]
     (dest / "errors.json").chmod(0o644)
     (dest / "errors.json").write_text(json.dumps(errors))
+    breakdown = dest / "results-audit" / "per_category_breakdown.json"
+
+    def moved(value, key=""):
+        """Every figure of the systems' breakdown moved: a count doubled and one up, a percentage a tenth down
+        (an adjusted one a fifth) and 0.013 up."""
+        if isinstance(value, dict):
+            return {k: moved(v, k) for k, v in value.items()}
+        if isinstance(value, int):
+            return 2 * value + 1
+        return value * (0.8 if key.startswith("adjusted") else 0.9) + 0.013 if isinstance(value, float) else value
+
+    data = moved(json.loads(breakdown.read_text()))
+    breakdown.chmod(0o644)
+    breakdown.write_text(json.dumps(data))
     for run in dest.rglob("*eval_results*.json"):
         data = json.loads(run.read_text())
         for listed in data["detailed_results"].values():
@@ -160,13 +174,14 @@ def _mutated_dataset(src: Path, dest: Path) -> None:
 
 def _moved(claim: claims.Claim, strong: bool) -> claims.Claim:
     """A claim measured from published scores (a Wilson interval's) with those scores moved: a score a point
-    down (``strong``) or two up; a pair's scores made the same (``strong``) or 99% and 1%, the last pair of
-    several dropped."""
+    down (``strong``) or two up; a pair's scores (or systems) made the same (``strong``) or far apart (99% and
+    1%; EverMemOS and Mem0), the last pair of several dropped."""
     m = dict(claim.measures)
     if "score" in m:
         m["score"] = m["score"] + (-0.01 if strong else 0.02)
     if "scores" in m:
-        pairs = [[b, b, n] if strong else [0.99, 0.01, n] for a, b, n in m["scores"]]
+        apart = lambda n: ["evermemos", "mem0", n] if isinstance(n, str) else [0.99, 0.01, n]  # noqa: E731
+        pairs = [[b, b, n] if strong else apart(n) for a, b, n in m["scores"]]
         m["scores"] = pairs if strong or len(pairs) == 1 else pairs[:-1]  # a pair fewer
     return replace(claim, measures=m)
 

@@ -10,9 +10,10 @@
   (``judge.measures``): J (the mean of its repeats' judgements: the per-run mean), one repeat's accuracy, the
   majority of its repeats, the spread (population standard deviation) of the repeats' accuracies, the
   judgements that failed, the questions judged, or the figures the file states of itself.
-* ``wilson``: the Wilson score 95% interval (``score.stats.wilson``) of a published score over n questions,
-  the successes being the score times n rounded, as the audit's ``statistical_validity.py`` counts them:
-  its bounds or width; ``wilson-overlaps``: how many pairs of published scores have intervals that overlap.
+* ``wilson``: the Wilson score 95% interval (``score.stats.wilson``) of a system's majority-vote count as the
+  audit's ``per_category_breakdown.json`` gives it, or of a score over n questions (the successes the score
+  times n, rounded): its bounds or width; ``wilson-overlaps``: how many pairs have intervals that overlap;
+  ``breakdown``: a figure that file states.
 * ``plus-file``: LoCoMo-Plus's published files counted: the categories of its run, the items, the score
   its judge writes beside a label, the figures of its ``judge_summary.json``.
 """
@@ -171,11 +172,38 @@ def _judged(m: Mapping, lab: Lab, manifest: Manifest) -> Any:
     return value
 
 
-@kind("wilson", required=("n", "score", "bound"))
+#: per_category_breakdown.json's scopes by the kit's row names.
+SCOPES = {"overall": "overall", "single hop": "cat_4_single_hop", "multi hop": "cat_1_multi_hop",
+          "temporal": "cat_2_temporal", "open domain": "cat_3_open_domain"}
+
+
+def _breakdown(lab: Lab, system: str, row: str) -> Mapping:
+    """One system's figures for one row in the audit's per_category_breakdown.json."""
+    path = _path(lab, sources.AUDIT, "results-audit/per_category_breakdown.json")
+    data = lab.memo(("breakdown",), lambda: jsonio.load(path))
+    part = data[system]["overall"] if row == "overall" else data[system]["per_category"][SCOPES[row]]
+    return part
+
+
+@kind("wilson", required=("bound",), optional=("n", "score", "system", "row"))
 def _wilson(m: Mapping, lab: Lab, manifest: Manifest) -> float:
-    """A bound (low, high) or the width of the Wilson 95% interval of ``score`` (a share) over ``n``."""
-    low, high = _interval(m["score"], m["n"])
+    """A bound (low, high) or the width of the Wilson 95% interval of ``score`` (a share) over ``n``, or of a
+    system's majority-vote count over a row's questions as the audit's per_category_breakdown.json gives them
+    (``system``, ``row``)."""
+    if "system" in m:
+        part = _breakdown(lab, m["system"], m["row"])
+        low, high = wilson(part["majority_correct"] / part["total"], part["total"])
+    else:
+        low, high = _interval(m["score"], m["n"])
     return {"low": low, "high": high, "width": high - low}[m["bound"]]
+
+
+@kind("breakdown", required=("field", "row", "system"))
+def _breakdown_field(m: Mapping, lab: Lab, manifest: Manifest) -> float:
+    """A figure the audit's per_category_breakdown.json states of a system's row (``majority_accuracy``, a
+    percentage there, as a share; ``majority_correct``, ``total``, ``ceiling`` ...)."""
+    value = float(_breakdown(lab, m["system"], m["row"])[m["field"]])
+    return value / 100 if m["field"].endswith(("_accuracy", "_mean", "_std")) or m["field"] == "ceiling" else value
 
 
 def _interval(score: float, n: int) -> tuple[float, float]:
@@ -185,12 +213,17 @@ def _interval(score: float, n: int) -> tuple[float, float]:
 
 @kind("wilson-overlaps", required=("scores",), optional=("count",))
 def _wilson_overlaps(m: Mapping, lab: Lab, manifest: Manifest) -> Any:
-    """Of pairs of scores ``[[score, score, n], ...]``, how many have overlapping Wilson intervals (``count: apart``: how
-    many do not; ``share-overlap``, ``share-apart``: as shares; ``pairs``: how many pairs); one pair: whether
-    its intervals overlap."""
+    """Of pairs ``[[a, b, n], ...]``, how many have overlapping Wilson intervals (``count: apart``: how many do
+    not; ``share-overlap``, ``share-apart``: as shares; ``pairs``: how many pairs); one pair: whether its
+    intervals overlap.  A pair is of two scores over n questions, or of two systems' majority-vote counts
+    over a row (``[system, system, row]``, per_category_breakdown.json's)."""
     overlap = []
     for a, b, n in m["scores"]:
-        (la, ha), (lb, hb) = _interval(a, n), _interval(b, n)
+        if isinstance(n, str):
+            one, two = (_breakdown(lab, system, n) for system in (a, b))
+            (la, ha), (lb, hb) = (wilson(p["majority_correct"] / p["total"], p["total"]) for p in (one, two))
+        else:
+            (la, ha), (lb, hb) = _interval(a, n), _interval(b, n)
         overlap.append(la <= hb and lb <= ha)
     how = m.get("count", "overlap")
     if len(overlap) == 1 and how == "overlap":

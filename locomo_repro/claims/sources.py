@@ -40,12 +40,15 @@ def _audit(local: str, sha256: str) -> fetch.Pinned:
     return fetch.Pinned(*_AUDIT, local, local, sha256)
 
 
-#: locomo-audit's files the claims read: its documents, its errors, its answer key and its judged runs.
+#: locomo-audit's files the claims read: its documents, its errors, its answer key, its judged runs and its
+#: per-system figures (``per_category_breakdown.json``: counts of the systems' runs, which it does not publish).
 AUDIT = Publication("locomo-audit", audit.ENV, "audit", (
     _audit("README.md", "d7d692c7c8ca984f88d410e56e176c63b24bd4bd6ad30c97828428fcbac51e6a"),
     _audit("AUDIT_REPORT.md", "03db4b96ef2f6e06d6109daa0b5bd732db22322bdd2a5d82cf94ec03c4cbd1ac"),
     _audit("results-audit/RESULTS_AUDIT.md", "bc027c84d4bc0ca3ec9083d0f572398fbe18178d3f3452edca2ad004bdaa2f29"),
     _audit("results-audit/STATISTICAL_VALIDITY.md", "58174dbfda41534f49b86451a54257366d35e4ae7a0cffce1af04044a1d47821"),
+    _audit("results-audit/per_category_breakdown.json",
+           "b29d2cff2644f182aedc0a8d2aa66dcd194a336ab0e9ff948a965c0c77019ac1"),
     _audit("fc-baseline/README.md", "2a1c9a67c79de11436afa3619dffae66930e7b1c6b292b8b57e2fae2cceb9437"),
     _audit("ap-baseline/README.md", "f356175b2d3869a72923ffaefff372601d9578396c26bbe70babd2c1acbdc7c6"),
     _audit("errors.json", audit.SHA256),
