@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from ..data.dataset import CATEGORIES
+from ..data.dataset import CATEGORIES, LOCOMO
 from ..refined.lexical import bleu1 as refined_bleu1
 from ..refined.lexical import token_f1 as refined_f1
 from ..refined.score import clean_prediction
@@ -71,7 +71,7 @@ def render(predictions: Predictions) -> str:
     width = max(len(a) for a in arms)
     lines = [f"{predictions.path}: {len(predictions.questions)} questions, {', '.join(arms)}", "",
              f"{'category':<16}{'n':>6}  {'arm':<{width}}" + "".join(f"{c:>16}" for c in COLUMNS)]
-    rows = [(f"{k} {CATEGORIES[k]}", (k,)) for k in sorted(CATEGORIES)] + [("overall", tuple(CATEGORIES))]
+    rows = [(f"{k} {CATEGORIES[k]}", (k,)) for k in sorted(LOCOMO)] + [("overall", LOCOMO)]
     for label, kinds in rows:
         picked = [i for i, q in enumerate(predictions.questions) if q.category in kinds]
         if not picked:
