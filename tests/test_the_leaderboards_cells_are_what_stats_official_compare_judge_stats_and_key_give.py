@@ -100,9 +100,18 @@ def test_the_files_own_judge_is_judge_stats_and_its_disclosure_its_metadata(caps
 
 
 @pytest.mark.outside("LOCOMO_PEERS")
+@pytest.mark.outside("LOCOMO_AUDIT")
+@pytest.mark.outside("LOCOMO_PLUS")
 def test_each_systems_row_is_its_imported_file_and_its_headline_is_peers_checks(capsys, tmp_path):
     got = run(capsys, "leaderboard", "--arms", "none", "--format", "json")["rows"]
-    rows = {r["name"]: r for r in got}
+    runs = {r["name"]: r for r in got if r["source"] in ("locomo-audit", "LoCoMo-Plus")}
+    audited = runs["locomo-audit gpt-4.1-mini-cot"]
+    assert (audited["j"], audited["answer_prompt"]) == (pytest.approx(0.9262, abs=5e-5), "answer_prompt_cot")
+    plus_run = runs["LoCoMo-Plus gpt-5-nano"]  # its judged_v2.json: 142 API errors and 2 empty labels in all
+    assert plus_run["n"] == 1540 and 0 < plus_run["j_failed"] <= 144
+    assert {r["name"] for r in runs.values() if r["missing"]} <= {"locomo-audit gpt-4o-mini-memos",
+                                                                   "locomo-audit gpt-4o-mini-cot"}
+    rows = {r["name"]: r for r in got if r["source"] == "peers.yaml"}
     assert set(rows) == set(manifest.load(manifest.default_path()).systems)
     folder = Path(os.environ["LOCOMO_PEERS"])
     imported = tmp_path / "peers.json"

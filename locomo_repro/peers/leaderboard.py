@@ -60,7 +60,7 @@ from ..score.figures import figures
 from ..score.formats import PeersError, Reply, Source
 from ..score.formats import read as read_format
 from ..score.predictions import Predictions, parse
-from . import fetch, manifest
+from . import fetch, manifest, plus, sources
 
 #: The row the table is ranked by (every system answers it), and the others shown.
 RANKED = "answerable"
@@ -196,6 +196,30 @@ def peers(peers_manifest: manifest.Manifest, root: Path | None, samples: Sequenc
             verdicts, signed = (), signature.Signature((("peer", format), ("scorer", signature.KIT)))
         out.append(Entry(name, "peers.yaml", name, _parsed([matched], samples, name), verdicts=verdicts,
                          disclosure=_judged_disclosure(verdicts), system=name, signature=signed))
+    return out
+
+
+#: The other publications' judged runs, each a row (``sources``: pinned, fetched into the cache unless their
+#: variable names a copy), with the name a missing one is listed by: locomo-audit's four full-context runs and
+#: LoCoMo-Plus's judged run.
+RUNS: tuple[tuple[sources.Publication, str, str], ...] = (
+    *((sources.AUDIT, f"fc-baseline/results/{run}/eval_results.json", run)
+      for run in ("gpt-4o-mini-memos", "gpt-4o-mini-cot", "gpt-4.1-mini-memos", "gpt-4.1-mini-cot")),
+    (sources.PLUS, plus.JUDGED_V2, "judged_v2"),
+)
+
+
+def runs(samples: Sequence[Sample]) -> list[Entry]:
+    """Each of :data:`RUNS` as rows (``load_file``: each arm of the judged file), its source the publication; a
+    run not at hand (not in its variable's folder, not fetched) a missing row naming it."""
+    out: list[Entry] = []
+    for publication, local, shown in RUNS:
+        try:
+            path = sources.locate(publication, local)
+        except sources.Missing as err:
+            out.append(Entry(f"{publication.name} {shown}", publication.name, missing=str(err)))
+            continue
+        out += [replace(e, source=publication.name) for e in load_file(str(path), publication.name, samples)]
     return out
 
 
@@ -527,7 +551,7 @@ def _bracket(table: Sequence[Placed], i: int) -> str:
 
 def text(table: Sequence[Placed], conversations: int) -> str:
     """The table as text: the figures, then each row's headline and disclosure, then the missing rows."""
-    width = max([len("system"), *(len(p.row.name) for p in table)])
+    width = max([len("system"), *(len(p.row.name) for p in table if not p.row.missing)])
     head = (f"  {'#':>3}  {'system':<{width}}  {'n':>5}  {'F1 1-4':>6} {'95% interval':>15}  {'rank':>7}  "
             f"{'diff next':>27}  {'adv F1':>6}  {'overall':>7}  {'recall':>6}  {'J 1-4':>6}  {'J all':>6}  "
             f"{'failed':>6}  {'rejudged':>8}  {'audited':>7}")
@@ -605,7 +629,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("-arms", "--arms", default=KIT_ARMS, metavar="SET",
                    help=f"the kit's arms measured as rows (an -arms value; default {KIT_ARMS}; none: no kit row)")
     p.add_argument("-no-peers", "--no-peers", dest="no_peers", action="store_true",
-                   help="leave out the systems of peers.yaml")
+                   help="leave out the published files: peers.yaml's systems, locomo-audit's and LoCoMo-Plus's runs")
     p.add_argument("-manifest", "--manifest", metavar="PATH", help="peers.yaml (default: the kit's own)")
     p.add_argument("-judged", "--judged", action="append", default=[], metavar="FILE",
                    help="a judged file of one pinned judge (judge run): its J of every row whose replies it judged")
@@ -662,8 +686,8 @@ def build(args: argparse.Namespace) -> tuple[list[Placed], list[str], list[str]]
     if not args.no_peers:
         peers_manifest = manifest.load(Path(args.manifest) if args.manifest else manifest.default_path())
         root, why = peers_root()
-        say(f"reading the peers' files ({root or why})")
-        entries = peers(peers_manifest, root, samples, why) + entries
+        say(f"reading the peers' files ({root or why}) and the publications' runs")
+        entries = peers(peers_manifest, root, samples, why) + runs(samples) + entries
     if args.arms != "none":
         say(f"running the kit's arms {args.arms} over {len(samples)} conversations")
         entries += kit(args.arms, samples, args.jobs, signature.file_digest(resolve(args.data)))

@@ -59,7 +59,8 @@ def parser() -> argparse.ArgumentParser:
                    help="the claims as measured by locomo-repro claims --json FILE (instead of --claims)")
     p.add_argument("--manifest", metavar="PATH", help="claims.yaml (default: $LOCOMO_CLAIMS, else the kit's own)")
     p.add_argument("--leaderboard", action="store_true",
-                   help="add the leaderboard: every peers.yaml system, the --predictions files and the main arms, "
+                   help="add the leaderboard: every peers.yaml system, locomo-audit's and LoCoMo-Plus's runs, the "
+                        "--predictions files and the main arms, "
                         "ranked with their intervals and ties (the peers' files: LOCOMO_PEERS, else fetched)")
     answer_key.flag(p)
     return p
@@ -140,8 +141,8 @@ def build(args: argparse.Namespace) -> str:
 
 def _leaderboard(args: argparse.Namespace, samples: Sequence[Sample], kit: Predictions,
                  others: Sequence[tuple[str, Predictions, object]], data: str) -> str:
-    """The leaderboard's section: the peers' systems, the user's files and the kit's main arms (``kit``, the
-    report's own run), as ``locomo-repro leaderboard`` measures them under the official key."""
+    """The leaderboard's section: the peers' systems, the publications' runs, the user's files and the kit's main
+    arms (``kit``, the report's own run), as ``locomo-repro leaderboard`` measures them under the official key."""
     from ..peers import leaderboard, manifest
     from ..score import signature
     from ..score.compare import labels
@@ -150,7 +151,7 @@ def _leaderboard(args: argparse.Namespace, samples: Sequence[Sample], kit: Predi
     _progress("measuring the leaderboard")
     peers_manifest = manifest.load(manifest.default_path())
     root, why = leaderboard.peers_root()
-    entries = leaderboard.peers(peers_manifest, root, samples, why)
+    entries = leaderboard.peers(peers_manifest, root, samples, why) + leaderboard.runs(samples)
     for (path, read, _), label in zip(others, labels([path for path, _, _ in others])):
         entries += leaderboard.of_predictions(read, label)
     entries += [leaderboard.Entry(f"kit {arm}", "kit", arm, kit) for arm in kit.arms]

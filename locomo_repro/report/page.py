@@ -240,8 +240,8 @@ def leaderboard_section(table: Sequence[Placed], svg: str, sig: str, conversatio
             f"<td>{esc(said)}</td></tr>")
     return (
         '<section id="leaderboard"><h2>The leaderboard: every answer file like with like</h2>'
-        "<p>Every system of peers.yaml, your files and the kit's main arms, graded alike: the official F1 over the "
-        "answerable questions (categories 1-4), with its exact 95% bootstrap interval over "
+        "<p>Every system of peers.yaml, locomo-audit's and LoCoMo-Plus's runs, your files and the kit's main arms, "
+        "graded alike: the official F1 over the answerable questions (categories 1-4), with its exact 95% bootstrap interval over "
         f"{conversations} conversations, ranked; a bracket joins rows whose adjacent paired difference holds 0 "
         "(tied). The rank interval is the 2.5-97.5% range of the row's rank over the same resamples; J is the "
         "file's own judge (its own model and prompt).</p>"
