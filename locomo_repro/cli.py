@@ -23,6 +23,7 @@ from .data.atomic import flushed, silence_stdout, unwritable_all, write_files
 from .data.progress import Progress
 from .go.flags import Parser, UsageError
 from .data.dataset import DatasetError, load, load_each, resolve
+from .data.jsonio import InputError
 from .data.stop import Threads, WorkerError
 from .read.model import DEFAULT_BASE_URL, DEFAULT_MEMO, KEY_VARIABLES, Model, api_key, open_model, probe
 from .read.reader import Options
@@ -110,8 +111,9 @@ def options(args: argparse.Namespace) -> Options:
     return opts
 
 
-def model(args: argparse.Namespace) -> Model | None:
-    """The model reader ``-model`` asks for, checked before anything is built (``None`` without it)."""
+def model(args: argparse.Namespace, at: Path = Path()) -> Model | None:
+    """The model reader ``-model`` asks for, checked before anything is built (``None`` without it); a
+    relative ``-memo`` is a folder of ``at``."""
     if args.model is None:
         if args.closed:
             raise UsageError("-closed needs -model")
@@ -134,12 +136,16 @@ def model(args: argparse.Namespace) -> Model | None:
     if args.memo:
         print(f"{PROG}: the model's answers are kept in {args.memo} (a rerun reads them back; -memo '' keeps none)",
               file=sys.stderr)
-    return open_model(args.model, args.base, key, args.memo or None)
+    return open_model(args.model, args.base, key, at / args.memo if args.memo else None)
 
 
 def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
-    """Carry out a parsed command line."""
+    """Carry out a parsed command line.  Relative paths are resolved once, here, against the working folder
+    (a plug-in that changes it moves none of them); what is printed keeps them as given."""
     opts = options(args)
+    at = Path.cwd()
+    if args.data:
+        args.data = str(at / args.data)
     if args.stats:
         if args.json:
             raise UsageError("-json writes a run's results; -stats reads a predictions file and runs nothing")
@@ -153,12 +159,13 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
 
     # refused before any work; a plug-in read by two readers (bm25, bm25+set) is named once
     plugins = list({part[0].name: part[0] for part in bench.choose(args.arms) if not isinstance(part, str)}.values())
-    reader = model(args)
+    reader = model(args, at)
     outputs = [(flag, path) for flag, path in (("-out", args.out), ("-json", args.json)) if path]
     if args.out and args.sweep:  # the reference ignores -out with -sweep; so does the kit, but says so
         outputs = outputs[1:]
         print(f"{PROG}: note: -out {args.out} is not written with -sweep (as in the reference)", file=sys.stderr)
-    if problem := unwritable_all(outputs):  # each writable, and no two the same file: before any work
+    inputs = [("-data", args.data or os.environ.get("LOCOMO_DATA"))]
+    if problem := unwritable_all(outputs, inputs):  # each writable, no two one file, none an input: before any work
         raise UsageError(problem)
     from .bench import stream
 
@@ -170,7 +177,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         if args.resume:
             from .bench.resume import Kept
 
-            kept = Kept(args.resume, str(signed))
+            kept = Kept(at / args.resume, str(signed))
         with Progress("conversations", args.only or None) as progress:  # a bar on a terminal, else a line a 10 s
             for got in stream.outcomes(load_each(args.data, args.only), settings, args.jobs, kept):
                 summary.add(got)
@@ -178,7 +185,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         if kept is not None and kept.read:
             print(f"{PROG}: {kept.read} conversations read back from {args.resume}", file=sys.stderr)
         signature.emit(signed)  # once the whole file is read: a bad one is one line
-        finish(summary, args, out, signed)
+        finish(summary, args, out, signed, at)
         return 0
     samples = load(args.data)[: args.only or None]
     signed = run_signature(args, opts, plugins)
@@ -193,7 +200,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
                 reads = sum(len(s.questions) for s in samples) * sum(a.remote for a in case.arms)
                 reader.expect(reads * len(settings.passes()))
             summary.add(stream.outcome(case, settings, pool))
-    finish(summary, args, out, signed)
+    finish(summary, args, out, signed, at)
     out.write(reader.cost() + "\n")
     return 0
 
@@ -214,20 +221,22 @@ def gathered(args: argparse.Namespace, settings: stream.Settings) -> stream.Repo
                          sums=bool(args.json))
 
 
-def finish(summary: stream.Report, args: argparse.Namespace, out: TextIO, signed: signature.Signature) -> None:
+def finish(summary: stream.Report, args: argparse.Namespace, out: TextIO, signed: signature.Signature,
+           at: Path = Path()) -> None:
     """Print the gathered run and write ``-out`` (not with -sweep, as in the reference) and ``-json``, both
-    or neither; ``signed`` is the run's signature, which ``-json`` records."""
+    or neither, a relative path in the folder ``at``; ``signed`` is the run's signature, which ``-json``
+    records."""
     out.write(summary.text(progress=sys.stderr))
     files = []
     if args.out and not args.sweep:
-        files.append((Path(args.out), summary.predictions()))
+        files.append((at / args.out, summary.predictions()))
     if args.json:
         from .score.results import encode
 
         opts = summary.settings.options
         made = summary.results(run_settings_record(args, opts), signature.file_sha256(resolve(args.data)),
                                str(signed))
-        files.append((Path(args.json), encode(made)))
+        files.append((at / args.json, encode(made)))
     if files:
         write_files(files)
     if args.out and not args.sweep:
@@ -285,7 +294,7 @@ def run_main(argv: Sequence[str]) -> int:
     except UsageError as err:
         print(f"{PROG}: {err} (see {PROG} --help)", file=sys.stderr)
         return 2
-    except (DatasetError, WorkerError) as err:
+    except (DatasetError, InputError, WorkerError) as err:  # InputError: a -resume folder's planted file
         print(f"{PROG}: {err}", file=sys.stderr)
         return 2
     except BrokenPipeError:

@@ -15,7 +15,7 @@ from dataclasses import astuple
 from pathlib import Path
 
 from ..data import jsonio
-from ..data.atomic import write_atomic
+from ..data.atomic import write_kept
 from . import experiment as bench
 from .stream import Outcome
 
@@ -37,12 +37,15 @@ class Kept:
 
     def get(self, sample: str) -> Outcome | None:
         """The kept outcome of a conversation of this run, or None when it was not finished (or is unreadable)."""
+        source = jsonio.read_kept(self.path(sample))  # a link or a FIFO planted there: an InputError
+        if source is None:
+            return None
         try:
-            kept = jsonio.load(self.path(sample))
+            kept = jsonio.loads(source)
             if kept.get("version") != VERSION or kept.get("sample") != sample:
                 return None
             got = _outcome(kept)
-        except (OSError, ValueError, TypeError, KeyError):
+        except (ValueError, TypeError, KeyError):
             return None
         self.read += 1
         return got
@@ -53,7 +56,7 @@ class Kept:
         kept = {"version": VERSION, "sample": outcome.sample, "sessions": outcome.sessions,
                 "questions": outcome.questions, "built": list(outcome.built), "terms": outcome.terms,
                 "bound": outcome.bound, "subjects": list(outcome.subjects), "records": rows}
-        write_atomic(self.path(outcome.sample), jsonio.dumps(kept).encode())
+        write_kept(self.path(outcome.sample), jsonio.dumps(kept).encode())
 
 
 def _record(row: list) -> bench.Record:

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from ..go.strings import trim_space
 from . import jsonio
-from .atomic import write_atomic  # the kit's one writer; callers of dataset.write_atomic use it too
+from .atomic import write_atomic as write_atomic, write_kept  # the kit's one writer; dataset.write_atomic is it
 
 #: The pinned copy of the dataset: commit, address, digest and size.
 COMMIT = "3eb6f2c585f5e1699204e3c3bdf7adc5c28cb376"
@@ -221,7 +221,7 @@ def fetch(dest: Path, url: str = URL) -> None:
             f"{url}: refused: expected sha256 {SHA256} ({SIZE} bytes), "
             f"got {digest} ({len(body)} bytes); nothing cached"
         )
-    write_atomic(dest, body)
+    write_kept(dest, body)
 
 
 def _read_with_progress(response) -> bytes:

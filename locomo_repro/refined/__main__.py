@@ -201,7 +201,9 @@ def _score(args: argparse.Namespace, metrics: frozenset[str], the_judge: judge.J
 def _writable(args: argparse.Namespace) -> None:
     """Refuse, before any work, outputs that cannot be written or that name one file twice."""
     scored, summary_json, summary_md = _outputs(args)
-    if problem := unwritable_all([("--out", scored), ("--summary", summary_json), ("--markdown", summary_md)]):
+    inputs = [("--predictions", args.predictions), ("--questions", args.questions), ("--data", args.data),
+              ("--judge-prompt", getattr(args, "judge_prompt", None))]
+    if problem := unwritable_all([("--out", scored), ("--summary", summary_json), ("--markdown", summary_md)], inputs):
         raise Usage(problem)
 
 
