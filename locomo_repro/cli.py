@@ -108,6 +108,9 @@ def options(args: argparse.Namespace) -> Options:
         raise UsageError(f"-concurrency must be at least 1, got {args.concurrency}")
     if args.jobs < 1:
         raise UsageError(f"-jobs must be at least 1, got {args.jobs}")
+    if args.resume and args.model is not None:
+        raise UsageError("-resume keeps runs without -model; a -model run resumes from its -memo folder, "
+                         "which keeps every answer")
     return opts
 
 
@@ -177,7 +180,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         if args.resume:
             from .bench.resume import Kept
 
-            kept = Kept(at / args.resume, str(signed))
+            kept = Kept(at / args.resume, str(signed), len(settings.passes()))
         with Progress("conversations", args.only or None) as progress:  # a bar on a terminal, else a line a 10 s
             for got in stream.outcomes(load_each(args.data, args.only), settings, args.jobs, kept):
                 summary.add(got)
