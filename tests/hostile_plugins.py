@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+import numbers
 import os
 import sys
 
@@ -21,13 +23,134 @@ class Wanders:
         return [(self.first, 1.0)]
 
 
-class Exits:
-    """A memory whose recall calls ``sys.exit``."""
+class _First:
+    def __init__(self, conversation: Conversation) -> None:
+        self.turn = conversation.turns[0].id
+
+
+class Exits(_First):
+    """A memory whose recall ends the process as a script would."""
 
     name = "exits"
+
+    def recall(self, question: str, k: int):
+        sys.exit(0)
+
+
+class GeneratorExits(_First):
+    name = "generatorexits"
+
+    def recall(self, question: str, k: int):
+        raise GeneratorExit
+
+
+class AnswerExits(_First):
+    name = "answerexits"
+
+    def answer(self, question: str):
+        raise SystemExit(3)
+
+
+class FactoryExits:
+    name = "factoryexits"
+
+    def __init__(self, conversation: Conversation) -> None:
+        sys.exit("no index")
+
+
+class HugeScore(_First):
+    name = "hugescore"
+
+    def recall(self, question: str, k: int):
+        return [(self.turn, 10**400)]
+
+
+class _Broken(Exception):
+    pass
+
+
+class IterationRaises(_First):
+    """A recall whose iterable raises as it is iterated."""
+
+    name = "iterationraises"
+
+    def recall(self, question: str, k: int):
+        def cites():
+            yield self.turn, 1.0
+            raise _Broken("the cursor closed")
+
+        return cites()
+
+
+class _Score:
+    """A real number, as far as ``numbers.Real`` says, whose conversion to float raises."""
+
+    def __float__(self):
+        raise ValueError("no float here")
+
+
+numbers.Real.register(_Score)
+
+
+class FloatRaises(_First):
+    name = "floatraises"
+
+    def recall(self, question: str, k: int):
+        return [(self.turn, _Score())]
+
+
+class LookupRaises:
+    """A factory that returns an object whose every attribute lookup raises."""
+
+    name = "lookupraises"
 
     def __init__(self, conversation: Conversation) -> None:
         pass
 
-    def recall(self, question: str, k: int) -> list[tuple[str, float]]:
-        sys.exit(0)
+    def __getattribute__(self, attr: str):
+        if attr in ("recall", "answer"):
+            raise RuntimeError(f"no {attr} today")
+        return object.__getattribute__(self, attr)
+
+
+class Endless(_First):
+    """A recall that never ends: an endless generator of the same cite."""
+
+    name = "endless"
+
+    def recall(self, question: str, k: int):
+        return itertools.repeat((self.turn, 1.0))
+
+
+class Prints(_First):
+    """A memory that prints as it recalls (its own debugging left in)."""
+
+    name = "prints"
+
+    def recall(self, question: str, k: int):
+        print("NOISE from the plug-in")
+        return [(self.turn, 1.0)]
+
+
+class Forks(_First):
+    """A memory whose first recall forks a child that returns into the kit as the parent does."""
+
+    name = "forks"
+    forked = False
+
+    def recall(self, question: str, k: int):
+        if not Forks.forked:
+            Forks.forked = True
+            os.fork()
+        return [(self.turn, 1.0)]
+
+
+class Twin(_First):
+    name = "twin"
+
+    def recall(self, question: str, k: int):
+        return [(self.turn, 1.0)]
+
+
+class OtherTwin(Twin):
+    name = "twin"
