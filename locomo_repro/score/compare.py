@@ -93,11 +93,11 @@ class Column:
 
 def load(path: str) -> results.Results | Predictions:
     """A results file or a predictions file, told apart by its content."""
+    read_once = source(path)  # read once by the kit's one reader: parsed, then signed
     try:
-        read_once = source(path)  # read once: parsed, then signed
         data = decode(read_once)
     except PredictionsError as err:
-        if _lines_of_json(path):
+        if _lines_of_json(read_once):
             raise CompareError(f"{path}: JSON lines, neither a results file nor predictions in the official "
                                f"shape; {IMPORT}") from None
         raise CompareError(str(err)) from None
@@ -111,13 +111,13 @@ def load(path: str) -> results.Results | Predictions:
                        f"in the official shape (a list of samples); {IMPORT}")
 
 
-def _lines_of_json(path: str) -> bool:
-    """Whether the file's first line holds a JSON object of its own (a JSONL file, as LoCoMo-Refined writes)."""
+def _lines_of_json(read_once: jsonio.Source) -> bool:
+    """Whether the bytes read hold a JSON object on their first line (a JSONL file, as LoCoMo-Refined writes),
+    parsed by the kit's one reader."""
+    first = read_once.raw.split(b"\n", 1)[0]
     try:
-        with open(path, "rb") as f:
-            first = f.readline()
-        return isinstance(json.loads(first), dict)
-    except (OSError, ValueError):
+        return isinstance(jsonio.parse(first.decode("utf-8"), read_once.name), dict)
+    except (UnicodeDecodeError, jsonio.InputError):
         return False
 
 
@@ -259,6 +259,8 @@ def render(table: list[dict[str, object]], fmt: str, baseline: str, notes: Seque
     from tabulate import tabulate
 
     cells = [[_cell(row[f], f in ("diff", "low", "high")) for f in FIELDS] for row in table]
+    if fmt == "markdown":  # a | in a label would end its cell (tabulate escapes LaTeX's specials itself)
+        cells = [[cell.replace("|", "\\|") for cell in row] for row in cells]
     align = ["left", "left", "right", "left", *["right"] * 6]
     return tabulate(cells, headers=list(FIELDS), tablefmt="github" if fmt == "markdown" else "latex_booktabs",
                     disable_numparse=True, colalign=align) + "\n"
