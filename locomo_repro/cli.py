@@ -114,9 +114,10 @@ def options(args: argparse.Namespace) -> Options:
     return opts
 
 
-def model(args: argparse.Namespace, at: Path = Path()) -> Model | None:
+def model(args: argparse.Namespace, at: Path = Path(), run: Callable[[], str] = str) -> Model | None:
     """The model reader ``-model`` asks for, checked before anything is built (``None`` without it); a
-    relative ``-memo`` is a folder of ``at``."""
+    relative ``-memo`` is a folder of ``at``.  The endpoint is not checked when the memo holds every answer
+    of the run whose signature ``run()`` gives."""
     if args.model is None:
         if args.closed:
             raise UsageError("-closed needs -model")
@@ -134,12 +135,13 @@ def model(args: argparse.Namespace, at: Path = Path()) -> Model | None:
         raise UsageError(f"-model {args.model} needs an API key in {' or '.join(KEY_VARIABLES)}")
     if problem := key_problem(key):  # refused before any work, and never quoted
         raise UsageError(f"the API key in {next(v for v in KEY_VARIABLES if os.environ.get(v))} {problem}")
-    if problem := probe(args.model, args.base, key):  # before anything is built: not an hour of declines
-        raise UsageError(f"-model {args.model}: {problem}")
+    reader = open_model(args.model, args.base, key, at / args.memo if args.memo else None)
+    if not reader.memo.holds(run()) and (problem := probe(args.model, args.base, key)):
+        raise UsageError(f"-model {args.model}: {problem}")  # before anything is built: not an hour of declines
     if args.memo:
         print(f"{PROG}: the model's answers are kept in {args.memo} (a rerun reads them back; -memo '' keeps none)",
               file=sys.stderr)
-    return open_model(args.model, args.base, key, at / args.memo if args.memo else None)
+    return reader
 
 
 def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
@@ -162,7 +164,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
 
     # refused before any work; a plug-in read by two readers (bm25, bm25+set) is named once
     plugins = list({part[0].name: part[0] for part in bench.choose(args.arms) if not isinstance(part, str)}.values())
-    reader = model(args, at)
+    reader = model(args, at, lambda: str(run_signature(args, opts, plugins)))
     outputs = [(flag, path) for flag, path in (("-out", args.out), ("-json", args.json)) if path]
     if args.out and args.sweep:  # the reference ignores -out with -sweep; so does the kit, but says so
         outputs = outputs[1:]
@@ -205,6 +207,8 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
             summary.add(stream.outcome(case, settings, pool))
     finish(summary, args, out, signed, at)
     out.write(reader.cost() + "\n")
+    if reader.whole():  # a rerun asks the endpoint nothing, not even the check
+        reader.memo.note(str(signed))
     return 0
 
 

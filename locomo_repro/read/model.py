@@ -150,6 +150,7 @@ class Memo:
         self.folder = Path(folder) if folder else None
         self.model = model
         self.hits = 0
+        self.kept = 0
         self._errors = errors
         self._warned = False
         self._lock = threading.Lock()
@@ -162,6 +163,33 @@ class Memo:
             return None
         digest = hashlib.sha256(f"{self.model}\n{prompt}".encode()).hexdigest()
         return self.folder / digest[:32]
+
+    def whole(self, run: str) -> Path | None:
+        """Where the memo notes that it holds every answer of the run signed ``run`` (``None`` without a folder)."""
+        if self.folder is None:
+            return None
+        digest = hashlib.sha256(f"{self.model}\n{run}".encode()).hexdigest()
+        return self.folder / f"{digest[:32]}.whole"
+
+    def holds(self, run: str) -> bool:
+        """Whether a run signed ``run`` ended with every answer kept here (:meth:`note`), so that a rerun of it
+        asks the endpoint nothing (a file of it removed since is asked, as any answer not kept)."""
+        path = self.whole(run)
+        try:
+            kept = None if path is None else jsonio.read_kept(path)
+        except jsonio.InputError:
+            return False
+        return kept is not None and kept.raw == run.encode()
+
+    def note(self, run: str) -> None:
+        """Note that the run signed ``run`` has every answer kept here (a failure to note it is only a check more
+        at the next run)."""
+        path = self.whole(run)
+        if path is not None:
+            try:
+                write_kept(path, run.encode())
+            except OSError:
+                pass
 
     def __call__(self, prompt: str) -> str:
         path = self.path(prompt)
@@ -188,6 +216,8 @@ class Memo:
         said = self._complete(prompt)
         try:
             write_kept(path, said.encode("utf-8"))
+            with self._lock:
+                self.kept += 1
         except OSError as error:
             with self._lock:
                 if not self._warned and self._errors is not None:
@@ -307,6 +337,10 @@ class Model:
 
     def __repr__(self) -> str:  # never the client, which holds the key
         return f"Model({self.name!r})"
+
+    def whole(self) -> bool:
+        """Whether every read asked so far was answered from the memo or kept in it (none failed)."""
+        return self.fails == 0 and self.calls == self.memo.hits + self.memo.kept
 
     @property
     def hits(self) -> int:
