@@ -377,8 +377,22 @@ def ended(status: Callable[[], int], prog: str) -> int:
         return 2
 
 
+def stderr_kept() -> None:
+    """With stderr closed (``2>&-``) the interpreter starts with ``sys.stderr`` None, and ``print(file=None)``
+    writes to stdout: the signature and every note would land among the results.  A null device stands in
+    for it, on descriptor 2 (which the next file opened would otherwise take)."""
+    if sys.stderr is not None:
+        return
+    null = os.open(os.devnull, os.O_WRONLY)
+    if null != 2:
+        os.dup2(null, 2)
+        os.close(null)
+    sys.stderr = open(2, "w", closefd=False)  # the process's stderr, for its whole life
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``locomo-repro [COMMAND] ARGS``: the subcommand named first, else the benchmark."""
+    stderr_kept()
     argv = sys.argv[1:] if argv is None else list(argv)
     first = argv[0] if argv else ""
     if first in ("-h", "--help", "-help", "help"):

@@ -6,19 +6,17 @@ a ``-base`` with a token in its query is refused without showing it."""
 
 from __future__ import annotations
 
-import os
 import socket
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
 from stub_server import Stub, completion, dead_url
 
 import kit_child
-from locomo_repro.read import chat, model
+from locomo_repro.read import chat
 from locomo_repro.read.chat import ChatBadReply, ChatClient, ChatHTTPError, ChatTimeout, user_message
 
 ROOT = Path(__file__).resolve().parent.parent
