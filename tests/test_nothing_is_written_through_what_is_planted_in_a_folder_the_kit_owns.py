@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import hashlib
 import os
+import subprocess
+import sys
 
 import pytest
 
@@ -90,3 +92,16 @@ def test_the_dataset_fetched_into_the_cache_is_not_written_through_a_planted_lin
         with pytest.raises(atomic.WriteError, match="symbolic link is there"):
             dataset.fetch(cache, server.base_url + "/locomo10.json")
     assert not os.path.lexists(target)
+
+
+def test_a_fifo_planted_as_the_cached_dataset_is_refused_without_waiting_on_it(tmp_path):
+    cached = tmp_path / "cache" / "locomo-repro" / "locomo10.json"
+    cached.parent.mkdir(parents=True)
+    os.mkfifo(cached)
+    env = {k: v for k, v in kit_child.environment({"XDG_CACHE_HOME": str(tmp_path / "cache")}).items()
+           if k != "LOCOMO_DATA"}
+    done = subprocess.run([sys.executable, "-m", "locomo_repro", "-only", "1"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stdout == "" and "Traceback" not in done.stderr
+    (line,) = done.stderr.splitlines()
+    assert str(cached) in line and "not a regular file" in line

@@ -177,10 +177,12 @@ def resolve(path: str | os.PathLike[str] | None = None) -> Path:
 def _verify_cached(cached: Path) -> None:
     """Check the cached copy against the pinned size and sha256 each time it is used: a truncated or
     changed copy is an error that says to delete it (the next run fetches it afresh)."""
-    try:
-        body = cached.read_bytes()
-    except OSError as err:
-        raise DatasetError(f"{cached}: the cached copy cannot be read ({err.strerror or err})") from None
+    try:  # the cache is the kit's own folder: what is planted there (a link, a FIFO) is not followed
+        kept = jsonio.read_kept(cached)
+    except jsonio.InputError as err:
+        raise DatasetError(f"{cached}: the cached copy cannot be read ({str(err).removeprefix(f'{cached}: ')}); "
+                           "delete it to fetch it again") from None
+    body = b"" if kept is None else kept.raw
     if len(body) < SIZE:
         raise DatasetError(
             f"{cached}: the cached copy is truncated ({len(body):,} of {SIZE:,} bytes); delete it to fetch it again"
