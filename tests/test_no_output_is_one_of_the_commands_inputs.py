@@ -69,3 +69,12 @@ def test_refined_score_never_writes_over_its_predictions(tmp_path, capsys):
     one_line(capsys, refined_main(["score", "--questions", str(jsonl), "--predictions", str(jsonl),
                                    "--summary", str(jsonl)]), f"the input --predictions {jsonl} is that file")
     assert jsonl.read_bytes() == before
+
+
+def test_refined_predict_never_writes_over_its_questions(tmp_path, capsys):
+    jsonl = tmp_path / "q.jsonl"
+    jsonl.write_text('{"qa_id": "s#q0000", "question": "Where?", "answer": "a"}\n')
+    before = jsonl.read_bytes()
+    one_line(capsys, refined_main(["predict", "--arm", "vector", "--questions", str(jsonl), "--out", str(jsonl)]),
+             f"the input --questions {jsonl} is that file")
+    assert jsonl.read_bytes() == before

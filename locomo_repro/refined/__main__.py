@@ -106,6 +106,9 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_predict(args: argparse.Namespace) -> int:
+    inputs = [("--questions", args.questions), ("--data", args.data)]
+    if problem := unwritable_all([("--out", args.out)], inputs):  # before any work; never over an input
+        raise Usage(problem)
     if args.arm not in predict.arm_names():  # a plug-in, loaded here: one that cannot be is a usage error
         try:
             predict.plugged(args.arm)
