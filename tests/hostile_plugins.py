@@ -154,3 +154,25 @@ class Twin(_First):
 
 class OtherTwin(Twin):
     name = "twin"
+
+
+class _Reply(str):
+    """A reply that is a str whose every method raises once the kit reads it."""
+
+    def _raises(self, *args, **kwargs):
+        raise RuntimeError("read outside the guard")
+
+    lower = upper = strip = split = replace = casefold = encode = __iter__ = __len__ = __eq__ = __hash__ = _raises
+    __getitem__ = __contains__ = startswith = endswith = translate = _raises
+
+
+class SlyReply:
+    """An answerer whose reply is a :class:`_Reply`."""
+
+    name = "slyreply"
+
+    def __init__(self, conversation: Conversation) -> None:
+        pass
+
+    def answer(self, question: str):
+        return _Reply("Paris")

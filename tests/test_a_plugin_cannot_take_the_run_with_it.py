@@ -8,6 +8,8 @@ refused."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import kit_child
@@ -72,3 +74,10 @@ def test_a_child_a_plugin_forks_ends_where_it_returns_into_the_kit(tmp_path):
 def test_two_plugins_that_give_one_name_are_refused(tmp_path, capsys):
     status, err = run(["-arms", "hostile_plugins:Twin,hostile_plugins:OtherTwin"], tmp_path, capsys)
     assert status == 2 and "the arm name 'twin' is also hostile_plugins:Twin's" in err
+
+
+def test_a_reply_is_taken_as_a_plain_string_inside_the_guard(tmp_path):
+    done = kit(tmp_path, "-arms", "hostile_plugins:SlyReply", "-out", "p.json")
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    replies = {q["slyreply_prediction"] for s in json.loads((tmp_path / "p.json").read_text()) for q in s["qa"]}
+    assert replies == {"Paris"}

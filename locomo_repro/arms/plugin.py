@@ -292,12 +292,12 @@ class Asked(_Made):
     def answer(self, question: str) -> Said:
         with self.guarded("answer", question):
             got = self.made.answer(question)
-            if type(got) is str:
-                return Said(got, None, None)
-            if not (isinstance(got, (tuple, list)) and len(got) == 3 and type(got[0]) is str):
+            if isinstance(got, str):
+                return Said(str.__str__(got), None, None)  # a plain str (numpy's str_ too): read outside the guard
+            if not (isinstance(got, (tuple, list)) and len(got) == 3 and isinstance(got[0], str)):
                 raise self.failed(question, f"answer must return a reply or (reply, dia_ids, confidence), "
                                             f"got {_short(got)}")
-            reply, dia_ids, confidence = got
+            reply, dia_ids, confidence = str.__str__(got[0]), got[1], got[2]
             if isinstance(dia_ids, (str, bytes, Mapping)) or not isinstance(dia_ids, Iterable):
                 raise self.failed(question, f"the dialogue ids must be a list of strings, "
                                             f"got {type(dia_ids).__name__}")
