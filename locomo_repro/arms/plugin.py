@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib.metadata import EntryPoint, entry_points, packages_distributions, version
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TextIO, runtime_checkable
 
 from ..data.dataset import Sample, Turn
 from ..memory.cite import Cite
@@ -120,9 +120,12 @@ def _said(err: BaseException) -> str:
     return f"{type(err).__name__}: {told}" if told else type(err).__name__
 
 
-#: While plug-in code runs in any thread of the process: the stdout it replaced, and how many calls are inside.
-_PRINTING: list = [None, 0]
-_PRINTING_LOCK = threading.Lock()
+class _Printing:
+    """While plug-in code runs in any thread of the process: the stdout it replaced, and how many calls are in."""
+
+    stdout: TextIO | None = None
+    inside = 0
+    lock = threading.Lock()
 
 
 class _Guarded:
@@ -136,19 +139,19 @@ class _Guarded:
         self.pid = os.getpid()
 
     def __enter__(self) -> _Guarded:
-        with _PRINTING_LOCK:
-            if not _PRINTING[1]:
-                _PRINTING[0], sys.stdout = sys.stdout, sys.stderr
-            _PRINTING[1] += 1
+        with _Printing.lock:
+            if not _Printing.inside:
+                _Printing.stdout, sys.stdout = sys.stdout, sys.stderr
+            _Printing.inside += 1
         return self
 
     def __exit__(self, kind, value, traceback) -> None:
         if os.getpid() != self.pid:  # a child the plug-in forked: it never runs the rest of the run
             os._exit(0 if value is None else 1)
-        with _PRINTING_LOCK:
-            _PRINTING[1] -= 1
-            if not _PRINTING[1]:
-                sys.stdout = _PRINTING[0]
+        with _Printing.lock:
+            _Printing.inside -= 1
+            if not _Printing.inside and _Printing.stdout is not None:
+                sys.stdout = _Printing.stdout
         if value is not None and not isinstance(value, (PluginError, PluginFailure, KeyboardInterrupt)):
             raise self.fail(_said(value)) from None
 
@@ -169,7 +172,7 @@ def _imported(module: str, attr: str, spec: str) -> object:
         try:
             found: object = importlib.import_module(module)
         except ImportError as err:
-            raise PluginError(f"-arms {spec}: cannot import {module}: {_said(err).partition(': ')[2]}") from None
+            raise PluginError(f"-arms {spec}: cannot import {module}: {_one_line(str(err))}") from None
         for part in attr.split("."):
             if not hasattr(found, part):
                 raise PluginError(f"-arms {spec}: {module} has no attribute {attr}")
