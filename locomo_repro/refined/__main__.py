@@ -109,6 +109,7 @@ def cmd_predict(args: argparse.Namespace) -> int:
     inputs = [("--questions", args.questions), ("--data", args.data)]
     if problem := unwritable_all([("--out", args.out)], inputs):  # before any work; never over an input
         raise Usage(problem)
+    at = Path.cwd()  # the output resolved once: a plug-in that changes the working folder does not move it
     if args.arm not in predict.arm_names():  # a plug-in, loaded here: one that cannot be is a usage error
         try:
             predict.plugged(args.arm)
@@ -118,7 +119,7 @@ def cmd_predict(args: argparse.Namespace) -> int:
     answer = predict.answerer(args.arm, args.data)
     records = predict.predict(questions, answer, progress=_progress(f"predict {args.arm}"))
     out = Path(args.out)
-    write_atomic({out: records_text(records, out)})
+    write_atomic({at / out: records_text(records, out)})
     _print_json({"arm": args.arm, "questions": source, "prediction_count": len(records), "output_path": str(out)})
     return 0
 
