@@ -23,6 +23,7 @@ from .data.atomic import flushed, silence_stdout, unwritable_all, write_files
 from .data.progress import Progress
 from .go.flags import Parser, UsageError
 from .data.dataset import DatasetError, load, load_each, resolve
+from .data.jsonio import InputError
 from .data.stop import Threads, WorkerError
 from .read.model import DEFAULT_BASE_URL, DEFAULT_MEMO, KEY_VARIABLES, Model, api_key, open_model, probe
 from .read.reader import Options
@@ -110,11 +111,16 @@ def options(args: argparse.Namespace) -> Options:
         raise UsageError(f"-concurrency must be at least 1, got {args.concurrency}")
     if args.jobs < 1:
         raise UsageError(f"-jobs must be at least 1, got {args.jobs}")
+    if args.resume and args.model is not None:
+        raise UsageError("-resume keeps runs without -model; a -model run resumes from its -memo folder, "
+                         "which keeps every answer")
     return opts
 
 
-def model(args: argparse.Namespace) -> Model | None:
-    """The model reader ``-model`` asks for, checked before anything is built (``None`` without it)."""
+def model(args: argparse.Namespace, at: Path = Path(), run: Callable[[], str] = str) -> Model | None:
+    """The model reader ``-model`` asks for, checked before anything is built (``None`` without it); a
+    relative ``-memo`` is a folder of ``at``.  The endpoint is not checked when the memo holds every answer
+    of the run whose signature ``run()`` gives."""
     if args.model is None:
         if args.closed:
             raise UsageError("-closed needs -model")
@@ -132,17 +138,22 @@ def model(args: argparse.Namespace) -> Model | None:
         raise UsageError(f"-model {args.model} needs an API key in {' or '.join(KEY_VARIABLES)}")
     if problem := key_problem(key):  # refused before any work, and never quoted
         raise UsageError(f"the API key in {next(v for v in KEY_VARIABLES if os.environ.get(v))} {problem}")
-    if problem := probe(args.model, args.base, key):  # before anything is built: not an hour of declines
-        raise UsageError(f"-model {args.model}: {problem}")
+    reader = open_model(args.model, args.base, key, at / args.memo if args.memo else None)
+    if not reader.memo.holds(run()) and (problem := probe(args.model, args.base, key)):
+        raise UsageError(f"-model {args.model}: {problem}")  # before anything is built: not an hour of declines
     if args.memo:
         print(f"{PROG}: the model's answers are kept in {args.memo} (a rerun reads them back; -memo '' keeps none)",
               file=sys.stderr)
-    return open_model(args.model, args.base, key, args.memo or None)
+    return reader
 
 
 def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
-    """Carry out a parsed command line."""
+    """Carry out a parsed command line.  Relative paths are resolved once, here, against the working folder
+    (a plug-in that changes it moves none of them); what is printed keeps them as given."""
     opts = options(args)
+    at = Path.cwd()
+    if args.data:
+        args.data = str(at / args.data)
     if args.stats:
         if args.json:
             raise UsageError("-json writes a run's results; -stats reads a predictions file and runs nothing")
@@ -156,12 +167,13 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
 
     # refused before any work; a plug-in read by two readers (bm25, bm25+set) is named once
     plugins = list({part[0].name: part[0] for part in bench.choose(args.arms) if not isinstance(part, str)}.values())
-    reader = model(args)
+    reader = model(args, at, lambda: str(run_signature(args, opts, plugins)))
     outputs = [(flag, path) for flag, path in (("-out", args.out), ("-json", args.json)) if path]
     if args.out and args.sweep:  # the reference ignores -out with -sweep; so does the kit, but says so
         outputs = outputs[1:]
         print(f"{PROG}: note: -out {args.out} is not written with -sweep (as in the reference)", file=sys.stderr)
-    if problem := unwritable_all(outputs):  # each writable, and no two the same file: before any work
+    inputs = [("-data", args.data or os.environ.get("LOCOMO_DATA"))]
+    if problem := unwritable_all(outputs, inputs):  # each writable, no two one file, none an input: before any work
         raise UsageError(problem)
     answer_key = load_key(args.key)  # before any work: a bad errors file is one line
     from .bench import stream
@@ -174,7 +186,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         if args.resume:
             from .bench.resume import Kept
 
-            kept = Kept(args.resume, str(signed))
+            kept = Kept(at / args.resume, str(signed), len(settings.passes()))
         with Progress("conversations", args.only or None) as progress:  # a bar on a terminal, else a line a 10 s
             each = answer_key.each(load_each(args.data, args.only), args.only)
             for got in stream.outcomes(each, settings, args.jobs, kept):
@@ -183,7 +195,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         if kept is not None and kept.read:
             print(f"{PROG}: {kept.read} conversations read back from {args.resume}", file=sys.stderr)
         signature.emit(signed)  # once the whole file is read: a bad one is one line
-        finish(summary, args, out, signed, answer_key)
+        finish(summary, args, out, signed, answer_key, at)
         return 0
     samples = list(answer_key.each(load(args.data)[: args.only or None], args.only))
     signed = run_signature(args, opts, plugins, answer_key)
@@ -198,8 +210,10 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
                 reads = sum(len(s.questions) for s in samples) * sum(a.remote for a in case.arms)
                 reader.expect(reads * len(settings.passes()))
             summary.add(stream.outcome(case, settings, pool))
-    finish(summary, args, out, signed, answer_key)
+    finish(summary, args, out, signed, answer_key, at)
     out.write(reader.cost() + "\n")
+    if reader.whole():  # a rerun asks the endpoint nothing, not even the check
+        reader.memo.note(str(signed))
     return 0
 
 
@@ -220,20 +234,21 @@ def gathered(args: argparse.Namespace, settings: stream.Settings) -> stream.Repo
 
 
 def finish(summary: stream.Report, args: argparse.Namespace, out: TextIO, signed: signature.Signature,
-           answer_key: Key = Key()) -> None:
+           answer_key: Key = Key(), at: Path = Path()) -> None:
     """Print the gathered run and write ``-out`` (not with -sweep, as in the reference) and ``-json``, both
-    or neither; ``signed`` is the run's signature, which ``-json`` records with the answer key."""
+    or neither, a relative path in the folder ``at``; ``signed`` is the run's signature, which ``-json``
+    records with the answer key."""
     out.write(summary.text(progress=sys.stderr))
     files = []
     if args.out and not args.sweep:
-        files.append((Path(args.out), summary.predictions()))
+        files.append((at / args.out, summary.predictions()))
     if args.json:
         from .score.results import encode
 
         opts = summary.settings.options
         made = summary.results(run_settings_record(args, opts, answer_key), signature.file_sha256(resolve(args.data)),
                                str(signed))
-        files.append((Path(args.json), encode(made)))
+        files.append((at / args.json, encode(made)))
     if files:
         write_files(files)
     if args.out and not args.sweep:
@@ -295,7 +310,7 @@ def run_main(argv: Sequence[str]) -> int:
     except UsageError as err:
         print(f"{PROG}: {err} (see {PROG} --help)", file=sys.stderr)
         return 2
-    except (DatasetError, WorkerError, AuditError) as err:
+    except (DatasetError, InputError, WorkerError, AuditError) as err:  # InputError: a -resume folder's planted file
         print(f"{PROG}: {err}", file=sys.stderr)
         return 2
     except BrokenPipeError:
@@ -377,8 +392,22 @@ def ended(status: Callable[[], int], prog: str) -> int:
         return 2
 
 
+def stderr_kept() -> None:
+    """With stderr closed (``2>&-``) the interpreter starts with ``sys.stderr`` None, and ``print(file=None)``
+    writes to stdout: the signature and every note would land among the results.  A null device stands in
+    for it, on descriptor 2 (which the next file opened would otherwise take)."""
+    if sys.stderr is not None:
+        return
+    null = os.open(os.devnull, os.O_WRONLY)
+    if null != 2:
+        os.dup2(null, 2)
+        os.close(null)
+    sys.stderr = open(2, "w", closefd=False)  # the process's stderr, for its whole life
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``locomo-repro [COMMAND] ARGS``: the subcommand named first, else the benchmark."""
+    stderr_kept()
     argv = sys.argv[1:] if argv is None else list(argv)
     first = argv[0] if argv else ""
     if first in ("-h", "--help", "-help", "help"):

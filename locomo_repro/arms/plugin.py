@@ -22,14 +22,18 @@ point's name (``-arms bm25``).  Its arm is named by the factory's ``name`` attri
 from __future__ import annotations
 
 import importlib
+import itertools
 import math
 import numbers
+import os
 import re
+import sys
+import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib.metadata import EntryPoint, entry_points, packages_distributions, version
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, TextIO, runtime_checkable
 
 from ..data.dataset import Sample, Turn
 from ..memory.cite import Cite
@@ -107,6 +111,51 @@ def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
+def _said(err: BaseException) -> str:
+    """What a plug-in's exception says, in one line (``TypeName: message``), whatever its ``__str__`` does."""
+    try:
+        told = _one_line(str(err))
+    except BaseException:  # noqa: BLE001 - a plug-in's own __str__ that fails says nothing more
+        told = ""
+    return f"{type(err).__name__}: {told}" if told else type(err).__name__
+
+
+class _Printing:
+    """While plug-in code runs in any thread of the process: the stdout it replaced, and how many calls are in."""
+
+    stdout: TextIO | None = None
+    inside = 0
+    lock = threading.Lock()
+
+
+class _Guarded:
+    """Around every call into a plug-in's code (its import, its factory, ``recall``, ``answer``) and every look
+    at what it returned: whatever escapes (``SystemExit`` and ``GeneratorExit`` included; a Ctrl-C's
+    KeyboardInterrupt goes on) becomes the one-line error ``fail(said)`` makes; what it prints goes to stderr,
+    never into the table on stdout; a process it forked that returns into the kit ends here."""
+
+    def __init__(self, fail: Callable[[str], Exception]) -> None:
+        self.fail = fail
+        self.pid = os.getpid()
+
+    def __enter__(self) -> _Guarded:
+        with _Printing.lock:
+            if not _Printing.inside:
+                _Printing.stdout, sys.stdout = sys.stdout, sys.stderr
+            _Printing.inside += 1
+        return self
+
+    def __exit__(self, kind, value, traceback) -> None:
+        if os.getpid() != self.pid:  # a child the plug-in forked: it never runs the rest of the run
+            os._exit(0 if value is None else 1)
+        with _Printing.lock:
+            _Printing.inside -= 1
+            if not _Printing.inside and _Printing.stdout is not None:
+                sys.stdout = _Printing.stdout
+        if value is not None and not isinstance(value, (PluginError, PluginFailure, KeyboardInterrupt)):
+            raise self.fail(_said(value)) from None
+
+
 def installed() -> dict[str, EntryPoint]:
     """The plug-ins installed packages declare in the entry-point group ``locomo_repro.arms``, by name."""
     return {ep.name: ep for ep in sorted(entry_points(group=GROUP), key=lambda ep: ep.name)}
@@ -119,17 +168,15 @@ def _version(module: str) -> str:
 
 
 def _imported(module: str, attr: str, spec: str) -> object:
-    try:
-        found: object = importlib.import_module(module)
-    except ImportError as err:
-        raise PluginError(f"-arms {spec}: cannot import {module}: {_one_line(str(err))}") from None
-    except Exception as err:  # the module's own code failed while it was imported
-        raise PluginError(f"-arms {spec}: importing {module} raised {type(err).__name__}: "
-                          f"{_one_line(str(err))}") from None
-    for part in attr.split("."):
-        if not hasattr(found, part):
-            raise PluginError(f"-arms {spec}: {module} has no attribute {attr}")
-        found = getattr(found, part)
+    with _Guarded(lambda said: PluginError(f"-arms {spec}: importing {module} raised {said}")):
+        try:
+            found: object = importlib.import_module(module)
+        except ImportError as err:
+            raise PluginError(f"-arms {spec}: cannot import {module}: {_one_line(str(err))}") from None
+        for part in attr.split("."):
+            if not hasattr(found, part):
+                raise PluginError(f"-arms {spec}: {module} has no attribute {attr}")
+            found = getattr(found, part)
     return found
 
 
@@ -153,10 +200,11 @@ def load(spec: str) -> Plugin:
         fallback = spec
         dist_version = f"{found.dist.name} {found.dist.version}" if found.dist is not None else _version(module)
     factory = _imported(module, attr, spec)
-    if not callable(factory):
-        raise PluginError(f"-arms {spec}: {module}:{attr} is a {type(factory).__name__}, not a class or function")
-    name = getattr(factory, "name", None)
-    name = name if isinstance(name, str) else fallback
+    with _Guarded(lambda said: PluginError(f"-arms {spec}: looking at {module}:{attr} raised {said}")):
+        if not callable(factory):
+            raise PluginError(f"-arms {spec}: {module}:{attr} is a {type(factory).__name__}, not a class or function")
+        given = getattr(factory, "name", None)
+        name = given if type(given) is str else fallback
     if not _NAME.match(name) or name.endswith(SET):
         raise PluginError(f"-arms {spec}: the arm name {name!r} is not a plain name (letters, digits, _ . -)")
     return Plugin(name, f"{module}:{attr}", dist_version, factory)
@@ -173,10 +221,14 @@ class Said:
 
 
 def _finite(value: object) -> float | None:
-    """``value`` as a float if it is a finite real number (not a bool), else None."""
+    """``value`` as a float if it is a finite real number (not a bool), else None (an integer too large for a
+    float, 10**400, too)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         return None
-    number = float(value)
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
     return number if math.isfinite(number) else None
 
 
@@ -187,16 +239,14 @@ class _Made:
         self.name = name
         self.conversation = conversation.id
         self.turns = {t.id: t for t in conversation.turns}
-        self.made = made
+        self.made: Any = made  # a Recalls or an Answers: every use of it is guarded
 
     def failed(self, question: str, what: str) -> PluginFailure:
         return PluginFailure(f"arm {self.name}, {self.conversation}, question {question!r}: {what}")
 
-    def call(self, method: str, question: str, *args: object) -> object:
-        try:
-            return getattr(self.made, method)(question, *args)
-        except Exception as err:  # the plug-in's own failure, named with the question it failed on
-            raise self.failed(question, f"{method} raised {type(err).__name__}: {_one_line(str(err))}") from None
+    def guarded(self, method: str, question: str) -> _Guarded:
+        """The guard around one call of ``method`` and the checks of what it returned, naming the question."""
+        return _Guarded(lambda said: self.failed(question, f"{method} raised {said}"))
 
     def turn(self, question: str, dia_id: object) -> Turn:
         if not isinstance(dia_id, str):
@@ -213,26 +263,28 @@ class Plugged(_Made):
     threaded = True  # its calls may run in -concurrency threads
 
     def recall(self, question: str, k: int) -> list[Cite]:
-        got = self.call("recall", question, k)
-        if isinstance(got, (str, bytes, Mapping)) or not isinstance(got, Iterable):
-            raise self.failed(question, f"recall must return a list of (dia_id, score) pairs, "
-                                        f"got {type(got).__name__}")
-        cites = []
-        for item in got:
-            if isinstance(item, Cite):
-                dia_id, score = item.turn.id, item.score
-            elif isinstance(item, (tuple, list)) and len(item) == 2:
-                dia_id, score = item
-            else:
-                raise self.failed(question, f"a cite must be a (dia_id, score) pair, got {_short(item)}")
-            turn = self.turn(question, dia_id)
-            value = _finite(score)
-            if value is None:
-                raise self.failed(question, f"the score of {dia_id!r} must be a finite number, got {_short(score)}")
-            cites.append(Cite(turn, value, item.say if isinstance(item, Cite) else ""))
-        if len(cites) > k:
-            raise self.failed(question, f"recall returned {len(cites)} cites, more than k={k}")
-        return cites
+        with self.guarded("recall", question):
+            got = self.made.recall(question, k)
+            if isinstance(got, (str, bytes, Mapping)) or not isinstance(got, Iterable):
+                raise self.failed(question, f"recall must return a list of (dia_id, score) pairs, "
+                                            f"got {type(got).__name__}")
+            cites = []
+            for item in itertools.islice(got, k + 1):  # never more: an endless generator is not run to its end
+                if isinstance(item, Cite):
+                    dia_id, score = item.turn.id, item.score
+                elif isinstance(item, (tuple, list)) and len(item) == 2:
+                    dia_id, score = item
+                else:
+                    raise self.failed(question, f"a cite must be a (dia_id, score) pair, got {_short(item)}")
+                turn = self.turn(question, dia_id)
+                value = _finite(score)
+                if value is None:
+                    raise self.failed(question, f"the score of {dia_id!r} must be a finite number, "
+                                                f"got {_short(score)}")
+                cites.append(Cite(turn, value, item.say if isinstance(item, Cite) else ""))
+            if len(cites) > k:
+                raise self.failed(question, f"recall returned more than k={k} cites")
+            return cites
 
 
 class Asked(_Made):
@@ -241,20 +293,22 @@ class Asked(_Made):
     threaded = True
 
     def answer(self, question: str) -> Said:
-        got = self.call("answer", question)
-        if isinstance(got, str):
-            return Said(got, None, None)
-        if not (isinstance(got, (tuple, list)) and len(got) == 3 and isinstance(got[0], str)):
-            raise self.failed(question, f"answer must return a reply or (reply, dia_ids, confidence), "
-                                        f"got {_short(got)}")
-        reply, dia_ids, confidence = got
-        if isinstance(dia_ids, (str, bytes, Mapping)) or not isinstance(dia_ids, Iterable):
-            raise self.failed(question, f"the dialogue ids must be a list of strings, got {type(dia_ids).__name__}")
-        context = tuple(self.turn(question, d).id for d in dia_ids)
-        value = _finite(confidence)
-        if value is None:
-            raise self.failed(question, f"the confidence must be a finite number, got {_short(confidence)}")
-        return Said(reply, context, value)
+        with self.guarded("answer", question):
+            got = self.made.answer(question)
+            if isinstance(got, str):
+                return Said(str.__str__(got), None, None)  # a plain str (numpy's str_ too): read outside the guard
+            if not (isinstance(got, (tuple, list)) and len(got) == 3 and isinstance(got[0], str)):
+                raise self.failed(question, f"answer must return a reply or (reply, dia_ids, confidence), "
+                                            f"got {_short(got)}")
+            reply, dia_ids, confidence = str.__str__(got[0]), got[1], got[2]
+            if isinstance(dia_ids, (str, bytes, Mapping)) or not isinstance(dia_ids, Iterable):
+                raise self.failed(question, f"the dialogue ids must be a list of strings, "
+                                            f"got {type(dia_ids).__name__}")
+            context = tuple(self.turn(question, d).id for d in dia_ids)
+            value = _finite(confidence)
+            if value is None:
+                raise self.failed(question, f"the confidence must be a finite number, got {_short(confidence)}")
+            return Said(reply, context, value)
 
 
 def _short(value: object) -> str:
@@ -265,14 +319,12 @@ def _short(value: object) -> str:
 def made(plugin: Plugin, conversation: Conversation) -> Plugged | Asked:
     """The plug-in's object for one conversation, as a memory or an answerer (:class:`PluginFailure` if the
     factory raises or returns neither)."""
-    try:
+    with _Guarded(lambda said: PluginFailure(f"arm {plugin.name}, {conversation.id}: {plugin.target}(conversation) "
+                                             f"raised {said}")):
         got = plugin.factory(conversation)
-    except Exception as err:
-        raise PluginFailure(f"arm {plugin.name}, {conversation.id}: {plugin.target}(conversation) raised "
-                            f"{type(err).__name__}: {_one_line(str(err))}") from None
-    if isinstance(got, Recalls) and callable(got.recall):
-        return Plugged(plugin.name, conversation, got)
-    if isinstance(got, Answers) and callable(got.answer):
-        return Asked(plugin.name, conversation, got)
-    raise PluginFailure(f"arm {plugin.name}, {conversation.id}: {plugin.target}(conversation) returned "
-                        f"{_short(got)}, which has neither recall(question, k) nor answer(question)")
+        if isinstance(got, Recalls) and callable(got.recall):
+            return Plugged(plugin.name, conversation, got)
+        if isinstance(got, Answers) and callable(got.answer):
+            return Asked(plugin.name, conversation, got)
+        raise PluginFailure(f"arm {plugin.name}, {conversation.id}: {plugin.target}(conversation) returned "
+                            f"{_short(got)}, which has neither recall(question, k) nor answer(question)")

@@ -266,9 +266,11 @@ def choose(arm_set: str) -> list[str | tuple[Plugin, bool]]:
 
     A part that is not an arm set's name is a plug-in, ``MODULE:ATTR`` or an installed entry point's name
     (``arms.plugin.load``), optionally with ``+set`` (its memory read by the ``+set`` reader).  Raises
-    ``PluginError`` (one line) for a plug-in that cannot be loaded or whose name is a built-in memory's.
+    ``PluginError`` (one line) for a plug-in that cannot be loaded, whose name is a built-in memory's, or
+    whose name another plug-in of the run (an installed entry point's included) gives too.
     """
     parts: list[str | tuple[Plugin, bool]] = []
+    named: dict[str, Plugin] = {}
     for part in arm_set.split(","):
         if part in ARMS:
             parts.append(part)
@@ -278,6 +280,9 @@ def choose(arm_set: str) -> list[str | tuple[Plugin, bool]]:
         if plugin.name in MEMORIES:
             raise PluginError(f"-arms {part}: the arm name {plugin.name!r} is a built-in memory's; give the "
                               f"factory another name attribute")
+        if named.setdefault(plugin.name, plugin).target != plugin.target:  # bm25 and bm25+set are one plug-in
+            raise PluginError(f"-arms {part}: the arm name {plugin.name!r} is also {named[plugin.name].target}'s; "
+                              f"two plug-ins of one run give two names")
         factory = plugin.factory
         if gathered and isinstance(factory, type) and hasattr(factory, "answer") and not hasattr(factory, "recall"):
             raise PluginError(f"-arms {part}: {plugin.name} is an answerer; only a memory is read by a reader")

@@ -14,6 +14,7 @@ stdout.  Bad input is one line naming the file and exit status 2; nothing is wri
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -114,7 +115,8 @@ def run_import(args: argparse.Namespace) -> int:
     outputs = [("-out", args.out)]
     if args.refined_out:
         outputs += [("--refined-out", args.refined_out.replace("{arm}", name)) for name in names]
-    if problem := unwritable_all(outputs):  # before any work
+    inputs = [*(("--arm", path) for _, path in args.arm), ("--data", args.data or os.environ.get("LOCOMO_DATA"))]
+    if problem := unwritable_all(outputs, inputs):  # before any work; never over an input
         raise PeersError(f"{PROG} import: {problem}")
     samples = load(args.data)
     matched = [convert.match(name, read(name, path, args.format), samples) for name, path in args.arm]

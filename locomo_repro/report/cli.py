@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -180,7 +181,7 @@ def _source(name: str, title: str, sig: str, predictions: Predictions,
 def main(argv: Sequence[str] | None = None) -> int:
     """Write the report; bad input is one line on stderr and exit 2, with nothing written."""
     from .. import claims
-    from ..data.atomic import unwritable, write_atomic
+    from ..data.atomic import unwritable, unwritable_all, write_atomic
     from ..data.audit import AuditError
     from ..data.dataset import DatasetError
     from ..data.jsonio import InputError
@@ -199,8 +200,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if importlib.util.find_spec("matplotlib") is None:
             raise ReportError("matplotlib is not installed: pip install 'locomo-repro[report]'")
         out = Path(args.out)
+        inputs = [*(("--predictions", p) for p in args.predictions), ("--verdicts", args.verdicts),
+                  ("--data", args.data or os.environ.get("LOCOMO_DATA")), ("--manifest", args.manifest)]
         if problem := unwritable(out):  # before any work
             raise ReportError(f"{out}: {problem}")
+        if problem := unwritable_all([("-o", out)], inputs):  # never over an input
+            raise ReportError(problem)
         text = build(args)
         write_atomic(out, text.encode("utf-8"))
     except (ReportError, DatasetError, PredictionsError, claims.ManifestError, VerdictsError, InputError,

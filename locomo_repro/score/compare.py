@@ -96,11 +96,11 @@ class Column:
 
 def load(path: str) -> results.Results | Predictions:
     """A results file or a predictions file, told apart by its content."""
+    read_once = source(path)  # read once by the kit's one reader: parsed, then signed
     try:
-        read_once = source(path)  # read once: parsed, then signed
         data = decode(read_once)
     except PredictionsError as err:
-        if _lines_of_json(path):
+        if _lines_of_json(read_once):
             raise CompareError(f"{path}: JSON lines, neither a results file nor predictions in the official "
                                f"shape; {IMPORT}") from None
         raise CompareError(str(err)) from None
@@ -125,13 +125,13 @@ def _keyed(got: results.Results | Predictions, name: str) -> results.Results | P
     return got
 
 
-def _lines_of_json(path: str) -> bool:
-    """Whether the file's first line holds a JSON object of its own (a JSONL file, as LoCoMo-Refined writes)."""
+def _lines_of_json(read_once: jsonio.Source) -> bool:
+    """Whether the bytes read hold a JSON object on their first line (a JSONL file, as LoCoMo-Refined writes),
+    parsed by the kit's one reader."""
+    first = read_once.raw.split(b"\n", 1)[0]
     try:
-        with open(path, "rb") as f:
-            first = f.readline()
-        return isinstance(json.loads(first), dict)
-    except (OSError, ValueError):
+        return isinstance(jsonio.parse(first.decode("utf-8"), read_once.name), dict)
+    except (UnicodeDecodeError, jsonio.InputError):
         return False
 
 
@@ -274,6 +274,8 @@ def tabulated(table: Sequence[dict[str, object]], fields: Sequence[str], fmt: st
     from tabulate import tabulate
 
     cells = [[_cell(row[f], f in signed) for f in fields] for row in table]
+    if fmt == "markdown":  # a | in a label would end its cell (tabulate escapes LaTeX's specials itself)
+        cells = [[cell.replace("|", "\\|") for cell in row] for row in cells]
     align = ["left" if f in left else "right" for f in fields]
     return tabulate(cells, headers=list(fields), tablefmt="github" if fmt == "markdown" else "latex_booktabs",
                     disable_numparse=True, colalign=align) + "\n"

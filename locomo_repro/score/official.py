@@ -88,7 +88,7 @@ def fetch(dest: Path | None = None, *, timeout: float = 30.0) -> Path:
         raise OfficialUnavailable(f"cannot download {EVALUATION_URL} ({reason}); pass its path or set {ENV}") from None
     _verify(body, EVALUATION_URL, EVALUATION_SHA256)
     try:
-        dataset.write_atomic(dest, body)
+        dataset.write_kept(dest, body)
     except OSError as err:
         raise OfficialUnavailable(f"cannot write {dest}: {err.strerror or err}") from None
     return dest

@@ -25,6 +25,7 @@ from typing import Any, Protocol
 from .. import __version__
 from ..data import jsonio
 from ..data.dataset import ANSWERABLE, CATEGORIES, LOCOMO
+from ..go.flags import has_control
 from .predictions import PredictionsError, _kind, decoded
 from .stats import TAIL, draw_count, interval, unenumerable
 
@@ -255,6 +256,14 @@ class _Reader:
     def text(self, obj: object, key: str, where: str) -> str:
         return self.typed(obj, key, where, str, "a string")
 
+    def plain(self, text: str, what: str, where: str) -> str:
+        """``text`` (``what`` names it), which is printed: no control character (the signature's own rule, so a
+        newline cannot forge a second ``signature:`` line nor an escape reach the terminal), never shown."""
+        if has_control(text):
+            code = ord(next(c for c in text if has_control(c)))
+            raise self.fail(where, f"{what} holds a control character (U+{code:04X}); it is not shown")
+        return text
+
     def number(self, obj: object, key: str, where: str) -> float:
         value = self.field(obj, key, where)
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
@@ -300,7 +309,7 @@ def parse(data: object, path: str) -> Results:
     if not all(isinstance(c, str) for c in conversations):
         raise r.fail("dataset", "conversations is not a list of sample ids")
     settings = r.mapping(data, "settings", "")
-    signature = r.text(data, "signature", "")
+    signature = r.plain(r.text(data, "signature", ""), "'signature'", "")
     kit_version = r.text(data, "kit_version", "")
     passes = []
     for i, p in enumerate(r.listed(data, "passes", "")):
@@ -311,7 +320,7 @@ def parse(data: object, path: str) -> Results:
         options = {o: r.number(r.mapping(p, "options", where), o, f"{where} options") for o in OPTIONS}
         arms = {}
         for arm_name, a in r.mapping(p, "arms", where).items():
-            at = f"{where} arm {arm_name}"
+            at = f"{where} arm {r.plain(arm_name, 'an arm name', where)}"
             rows = {}
             for key, row in r.rows(a, "rows", at).items():
                 cell = f"{at} row {key}"
