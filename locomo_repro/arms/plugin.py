@@ -24,7 +24,9 @@ from __future__ import annotations
 import importlib
 import math
 import numbers
+import os
 import re
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -118,6 +120,15 @@ def _version(module: str) -> str:
     return f"{dists[0]} {version(dists[0])}" if dists else ""
 
 
+def here_first() -> None:
+    """The current folder first on the import path, as ``python -m`` and pytest put it: a ``MODULE:ATTR``
+    plug-in beside the user (``mymemory.py`` in the folder they run from) is found from the installed
+    ``locomo-repro`` command too, whose path starts at the command's own folder instead."""
+    here = os.getcwd()
+    if sys.path[:1] not in ([""], [here]):
+        sys.path.insert(0, here)
+
+
 def _imported(module: str, attr: str, spec: str) -> object:
     try:
         found: object = importlib.import_module(module)
@@ -144,6 +155,7 @@ def load(spec: str) -> Plugin:
         module, _, attr = spec.partition(":")
         if not module or not attr:
             raise PluginError(f"-arms {spec}: a plug-in is named MODULE:ATTR")
+        here_first()
         fallback, dist_version = attr.rpartition(".")[2], _version(module)
     else:
         found = installed().get(spec)
