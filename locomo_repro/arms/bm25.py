@@ -27,12 +27,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from .plugin import Conversation, needs
+
 try:
     import bm25s
 except ImportError as err:  # the loader turns this message into its one line
-    raise ImportError("the bm25 arm needs the bm25s library: pip install 'locomo-repro[bm25]'") from err
-
-from .plugin import Conversation
+    raise ImportError(needs("bm25", "bm25s", "bm25")) from err
 
 
 def _tokens(texts: list[str]) -> list[list[str]]:

@@ -83,6 +83,13 @@ _NAME = re.compile(r"[A-Za-z0-9_.-]+\Z")
 SET = "+set"
 
 
+def needs(arm: str, library: str, extra: str) -> str:
+    """What a baseline arm says when its optional library is missing: the install that gives it, from a
+    package index and from a clone of the kit alike."""
+    return (f"the {arm} arm needs the {library} library: pip install 'locomo-repro[{extra}]' "
+            f"(from a clone of the kit: pip install '.[{extra}]')")
+
+
 class PluginError(Exception):
     """A plug-in that cannot be loaded or named (not importable, no such attribute): one line, exit 2."""
 

@@ -11,7 +11,7 @@ written goes to stdout; progress to stderr.  Claims are shown as claims.yaml
 records them by default (seconds); ``--claims measure`` measures all of them
 again, as ``locomo-repro claims`` does (minutes); ``--verdicts FILE``
 reads what ``locomo-repro claims --json FILE`` wrote.  Needs matplotlib,
-the ``report`` extra: ``pip install 'locomo-repro[report]'``.
+the ``report`` extra: ``pip install 'locomo-repro[report]'`` (from a clone: ``pip install '.[report]'``).
 """
 
 from __future__ import annotations
@@ -158,7 +158,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.verdicts and args.claims == "measure":
             raise ReportError("--verdicts and --claims measure exclude each other")
         if importlib.util.find_spec("matplotlib") is None:
-            raise ReportError("matplotlib is not installed: pip install 'locomo-repro[report]'")
+            raise ReportError("matplotlib is not installed: pip install 'locomo-repro[report]' "
+                              "(from a clone of the kit: pip install '.[report]')")
         out = Path(args.out)
         if problem := unwritable(out):  # before any work
             raise ReportError(f"{out}: {problem}")
