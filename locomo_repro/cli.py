@@ -380,4 +380,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_main(rest)
     command = COMMANDS[name]
     module = importlib.import_module(command.module)
-    return ended(lambda: module.main([*command.prefix, *rest]), f"{PROG} {name}")
+    if command.prefix:  # ``import`` and ``table`` are peers' subcommands, named as they were called
+        return ended(lambda: module.main([*command.prefix, *rest], prog=PROG), f"{PROG} {name}")
+    return ended(lambda: module.main(rest), f"{PROG} {name}")
