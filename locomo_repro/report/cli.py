@@ -89,7 +89,7 @@ def build(args: argparse.Namespace) -> str:
     data = signature.file_digest(dataset.resolve(args.data))
     options = Options()
     settings = [(name, getattr(options, name)) for name in ("k", "floor", "span", "band", "parts")]
-    bootstrap = ("bootstrap", "exact-95")
+    bootstrap = signature.EXACT
 
     lab = claims.Lab(samples, args.data, progress=_progress)
     runs = [claims.parse_run(f"-arms {arms}") for arms in ARM_SETS]

@@ -33,6 +33,10 @@ PREFIX = 8
 #: The kit's own metric as a scorer name.
 KIT = "kit"
 
+#: How intervals were taken, for a signature over figures with intervals (``stats``, the report): the exact
+#: 95% percentile bootstrap over conversations.
+EXACT = ("bootstrap", "exact-95")
+
 
 @dataclass(frozen=True, slots=True)
 class Signature:

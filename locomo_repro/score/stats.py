@@ -375,7 +375,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     sys.stdout.write(text)
     for line in notes(predictions):
         print(f"note: {line}", file=sys.stderr)
-    signature.emit(signature.predictions(args.file, signature.KIT, sha256=predictions.sha256))
+    signature.emit(signature.predictions(args.file, signature.KIT, signature.EXACT, sha256=predictions.sha256))
     return 0
 
 
