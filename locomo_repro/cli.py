@@ -67,7 +67,8 @@ def parser() -> argparse.ArgumentParser:
     _flag(p, "quiet", action="store_true", help="leave out the per-conversation build lines")
     _flag(p, "arms", default="main", metavar="SET",
           help="arm set: main, factor, walk, read, gather (graph read with the +set reader), or hops "
-          "(graph+set and walks of 1-3 hops, guided and not, all read with the +set reader); or a plug-in, "
+          "(graph+set and walks of 1-3 hops, guided and not, all read with the +set reader); or one arm of a "
+          "set by its name (vector); or a plug-in, "
           "MODULE:ATTR or an installed one's name (+set: read with the +set reader); several comma-separated; "
           "list: what is available")
     _flag(p, "blind", action="store_true", help="empty every graph after building it")
@@ -257,16 +258,25 @@ def run_signature(args: argparse.Namespace, opts: Options, plugins: Sequence[Plu
 
 
 def arms_listing() -> str:
-    """``-arms list``: the built-in arm sets with their arms, the installed plug-ins, and how to name one's own."""
-    from .arms.plugin import GROUP, installed
+    """``-arms list``: the built-in arm sets with their arms, the installed plug-ins with their kind, and how to
+    name one's own; every name in one aligned column."""
+    from .arms.plugin import GROUP, PluginError, installed, kind, load
 
-    lines = ["arm sets:"]
-    lines += [f"  {name:<8} {', '.join(arms)}" for name, arms in ARM_SETS.items()]
-    lines.append(f"installed plug-ins (entry points {GROUP}):")
     found = installed()
+    width = max(len(name) for name in [*ARM_SETS, *found])
+    lines = ["arm sets:"]
+    lines += [f"  {name:<{width}} {', '.join(arms)}" for name, arms in ARM_SETS.items()]
+    lines.append("  (or one arm of a set by its name, beside others: -arms vector,MODULE:ATTR)")
+    lines.append(f"installed plug-ins (entry points {GROUP}):")
     for name, ep in found.items():
         where = f"{ep.dist.name} {ep.dist.version}" if ep.dist is not None else "no distribution"
-        lines.append(f"  {name:<8} {ep.value} ({where})")
+        try:
+            factory = load(name).factory
+            what = (kind(factory) or "neither memory nor answerer") if isinstance(factory, type) else \
+                "a function: its object's kind"
+        except PluginError as err:
+            what = f"cannot be loaded: {str(err).removeprefix(f'-arms {name}: ')}"
+        lines.append(f"  {name:<{width}} {ep.value} ({where}): {what}")
     if not found:
         lines.append("  (none)")
     lines.append("any other plug-in: MODULE:ATTR (a class or function called with each conversation); "

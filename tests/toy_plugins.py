@@ -140,3 +140,38 @@ class Vector(Vec):
 
 
 NOT_CALLABLE = 3
+
+
+class Both(Vec):
+    """A memory that can also answer, without saying which it is: refused."""
+
+    name = "both"
+
+    def answer(self, question: str) -> str:
+        return "both"
+
+
+class BothAsMemory(Both):
+    """The same, saying it is a memory: measured by its recall."""
+
+    name = "both_memory"
+    kind = "memory"
+
+
+class BothAsAnswerer(Both):
+    """The same, saying it is an answerer: measured by its answer."""
+
+    name = "both_answerer"
+    kind = "answerer"
+
+
+class KindWithout(Vec):
+    """A memory that calls itself an answerer but has no answer: refused."""
+
+    name = "kind_without"
+    kind = "answerer"
+
+
+def both_made(conversation: Conversation) -> Both:
+    """A function factory whose object has both methods and no kind: refused once it is made."""
+    return Both(conversation)

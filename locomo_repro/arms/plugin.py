@@ -73,6 +73,31 @@ class Answers(Protocol):
     def answer(self, question: str) -> str | tuple[str, Sequence[str], float]: ...
 
 
+#: The two kinds of plug-in, as a factory's or object's ``kind`` attribute may name them.
+KINDS = ("memory", "answerer")
+
+
+def kind(found: object) -> str:
+    """What ``found`` (a plug-in's object, or its class) is: ``"memory"`` (it has ``recall``), ``"answerer"``
+    (it has ``answer``), or ``""`` (neither).  One with both says which it is by its ``kind`` attribute
+    (``kind = "memory"``); without one it is refused, as is a ``kind`` that is not one of :data:`KINDS` or
+    names a method the object lacks: ``ValueError`` with the reason, one line."""
+    memory = isinstance(found, Recalls) and callable(found.recall)
+    answerer = isinstance(found, Answers) and callable(found.answer)
+    declared = getattr(found, "kind", None)
+    if declared is None:
+        if memory and answerer:
+            raise ValueError("it has both recall(question, k) and answer(question): say which it is with "
+                             "kind = \"memory\" or kind = \"answerer\"")
+        return "memory" if memory else "answerer" if answerer else ""
+    if declared not in KINDS:
+        raise ValueError(f"its kind is {_short(declared)}, not \"memory\" or \"answerer\"")
+    if not (memory if declared == "memory" else answerer):
+        raise ValueError(f"its kind is {declared!r} but it has no "
+                         f"{'recall(question, k)' if declared == 'memory' else 'answer(question)'}")
+    return str(declared)
+
+
 #: The entry-point group an installed package names its plug-ins in: ``-arms NAME`` finds them there.
 GROUP = "locomo_repro.arms"
 
@@ -178,6 +203,11 @@ def load(spec: str) -> Plugin:
     name = name if isinstance(name, str) else fallback
     if not _NAME.match(name) or name.endswith(SET):
         raise PluginError(f"-arms {spec}: the arm name {name!r} is not a plain name (letters, digits, _ . -)")
+    if isinstance(factory, type):  # a class says its kind before any work; a function's object, once made
+        try:
+            kind(factory)
+        except ValueError as err:
+            raise PluginError(f"-arms {spec}: {module}:{attr}: {err}") from None
     return Plugin(name, f"{module}:{attr}", dist_version, factory)
 
 
@@ -289,9 +319,14 @@ def made(plugin: Plugin, conversation: Conversation) -> Plugged | Asked:
     except Exception as err:
         raise PluginFailure(f"arm {plugin.name}, {conversation.id}: {plugin.target}(conversation) raised "
                             f"{type(err).__name__}: {_one_line(str(err))}") from None
-    if isinstance(got, Recalls) and callable(got.recall):
+    try:
+        found = kind(got)
+    except ValueError as err:
+        raise PluginFailure(f"arm {plugin.name}, {conversation.id}: {plugin.target}(conversation) returned "
+                            f"{_short(got)}: {err}") from None
+    if found == "memory":
         return Plugged(plugin.name, conversation, got)
-    if isinstance(got, Answers) and callable(got.answer):
+    if found == "answerer":
         return Asked(plugin.name, conversation, got)
     raise PluginFailure(f"arm {plugin.name}, {conversation.id}: {plugin.target}(conversation) returned "
                         f"{_short(got)}, which has neither recall(question, k) nor answer(question)")

@@ -20,7 +20,7 @@ from ..memory.cite import Cite, Memory, ids, sure
 from ..score.metric import DECLINE, declined, grade, recall
 from ..read.model import Model, Nothing
 from ..arms.oracle import Oracle
-from ..arms.plugin import SET, Asked, Conversation, Plugged, Plugin, PluginError, Said, load, made
+from ..arms.plugin import SET, Asked, Conversation, Plugged, Plugin, PluginError, Said, kind, load, made
 from ..arms.path import Path
 from ..read.reader import Options, Reader, gather, recite, reply
 from ..memory.talk import mentions
@@ -229,8 +229,10 @@ def build(
         arms: dict[str, Arm] = {}
         mades: dict[str, Plugged | Asked] = {}
         for part in parts:
-            if isinstance(part, str):
+            if isinstance(part, str) and part in ARMS:
                 got = ARMS[part](sample, vocab, vector, graph)
+            elif isinstance(part, str):  # one arm: built by the first set that names it, alone
+                got = [arm for arm in ARMS[ONE[part]](sample, vocab, vector, graph) if arm.name == part]
             else:
                 plugin, gathered = part
                 if plugin.name not in mades:
@@ -252,7 +254,8 @@ def _plugged(name: str, plugged: Plugged | Asked, gathered: bool) -> Arm:
 
 
 def choose(arm_set: str) -> list[str | tuple[Plugin, bool]]:
-    """The parts of an ``-arms`` value, in order: built-in arm set names (:data:`ARMS`) and plug-ins.
+    """The parts of an ``-arms`` value, in order: built-in arm set names (:data:`ARMS`), single built-in arms
+    (:data:`ONE`: ``vector``, ``oracle+set``, … as an arm set names them) and plug-ins.
 
     A part that is not an arm set's name is a plug-in, ``MODULE:ATTR`` or an installed entry point's name
     (``arms.plugin.load``), optionally with ``+set`` (its memory read by the ``+set`` reader).  Raises
@@ -260,7 +263,7 @@ def choose(arm_set: str) -> list[str | tuple[Plugin, bool]]:
     """
     parts: list[str | tuple[Plugin, bool]] = []
     for part in arm_set.split(","):
-        if part in ARMS:
+        if part in ARMS or part in ONE:
             parts.append(part)
             continue
         gathered = part.endswith(SET)
@@ -268,8 +271,7 @@ def choose(arm_set: str) -> list[str | tuple[Plugin, bool]]:
         if plugin.name in MEMORIES:
             raise PluginError(f"-arms {part}: the arm name {plugin.name!r} is a built-in memory's; give the "
                               f"factory another name attribute")
-        factory = plugin.factory
-        if gathered and isinstance(factory, type) and hasattr(factory, "answer") and not hasattr(factory, "recall"):
+        if gathered and isinstance(plugin.factory, type) and kind(plugin.factory) == "answerer":
             raise PluginError(f"-arms {part}: {plugin.name} is an answerer; only a memory is read by a reader")
         parts.append((plugin, gathered))
     return parts
@@ -322,6 +324,10 @@ def _build_line(name: str, counts: Sequence[int], terms: str) -> str:
         f"{nodes:5d} nodes  {edges:6d} edges  {derived:4d} derived"
     )
 
+
+#: Every built-in arm by name, with the first arm set that builds it: ``-arms vector,mine`` asks that one arm
+#: beside a plug-in (an arm's name means one memory and one reader in every set).
+ONE: dict[str, str] = {arm: name for name, arms in reversed(ARM_SETS.items()) for arm in arms}
 
 #: One conversation's arms of an arm set, from its sample, vocabulary, vector memory and graph.
 ArmSet = Callable[[Sample, Vocabulary, VectorMemory, Knowledge], list[Arm]]
