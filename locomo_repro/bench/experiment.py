@@ -20,7 +20,8 @@ from ..memory.cite import Cite, Memory, ids, sure
 from ..score.metric import DECLINE, declined, grade, recall
 from ..read.model import Model, Nothing
 from ..arms.oracle import Oracle
-from ..arms.plugin import SET, Asked, Conversation, Plugged, Plugin, PluginError, Said, kind, load, made
+from ..arms.plugin import SET, Asked, Conversation, Plugged, Plugin, PluginError, Said, load, made
+from ..arms.plugin import kind as kind_of
 from ..arms.path import Path
 from ..read.reader import Options, Reader, gather, recite, reply
 from ..memory.talk import mentions
@@ -271,7 +272,7 @@ def choose(arm_set: str) -> list[str | tuple[Plugin, bool]]:
         if plugin.name in MEMORIES:
             raise PluginError(f"-arms {part}: the arm name {plugin.name!r} is a built-in memory's; give the "
                               f"factory another name attribute")
-        if gathered and isinstance(plugin.factory, type) and kind(plugin.factory) == "answerer":
+        if gathered and isinstance(plugin.factory, type) and kind_of(plugin.factory) == "answerer":
             raise PluginError(f"-arms {part}: {plugin.name} is an answerer; only a memory is read by a reader")
         parts.append((plugin, gathered))
     return parts
