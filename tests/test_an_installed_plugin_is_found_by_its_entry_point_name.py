@@ -1,7 +1,7 @@
 """A package that declares a plug-in in the entry-point group ``locomo_repro.arms`` is found by that name once
 installed: ``-arms list`` lists it with its distribution's version and kind (or why it cannot be loaded),
-``-arms NAME`` runs it, and the signature names where it lives and that version.  The package is installed the way pip leaves one, a ``.dist-info``
-folder beside its module on the path."""
+``-arms NAME`` runs it, and the signature names where it lives and that version.  The package is installed the
+way pip leaves one, a ``.dist-info`` folder beside its module on the path."""
 
 from __future__ import annotations
 
