@@ -91,6 +91,11 @@ def parser() -> argparse.ArgumentParser:
     _flag(p, "resume", metavar="DIR",
           help="keep each finished conversation's results here, so a stopped run resumes where it stopped "
                "(not in the reference)")
+    _flag(p, "retries", type=int, default=0, metavar="N",
+          help="try a plug-in's call that raised up to N more times, waiting 1 s, then twice as long each time "
+               "(at most 30 s); the failures are counted on stderr (default 0)")
+    _flag(p, "traceback", action="store_true",
+          help="when a plug-in fails, print its own stack on stderr before the one line that says so")
     _flag(p, "jobs", type=int, default=os.cpu_count() or 1, metavar="N",
           help="worker processes building and asking conversations (default: the machine's cores; "
                "1: all in this process; a -model run asks from this process, with -concurrency threads)")
@@ -108,6 +113,8 @@ def options(args: argparse.Namespace) -> Options:
         raise UsageError(f"-concurrency must be at least 1, got {args.concurrency}")
     if args.jobs < 1:
         raise UsageError(f"-jobs must be at least 1, got {args.jobs}")
+    if args.retries < 0:
+        raise UsageError(f"-retries must be 0 or more, got {args.retries}")
     return opts
 
 
@@ -188,7 +195,8 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     # Ctrl-C does not wait for: ``stop.Threads``).
     with Threads(args.concurrency or 8, "model") as pool:
         for i, sample in enumerate(samples):
-            (case,) = bench.build([sample], args.arms, args.blind, derive=not args.no_derived, coref=args.coref)
+            (case,) = bench.build([sample], args.arms, args.blind, derive=not args.no_derived, coref=args.coref,
+                                  retries=args.retries)
             bench.add_model_arms([case], reader, args.closed)
             if i == 0:
                 reads = sum(len(s.questions) for s in samples) * sum(a.remote for a in case.arms)
@@ -204,7 +212,8 @@ def run_settings(args: argparse.Namespace, opts: Options) -> stream.Settings:
     from .bench import stream
 
     return stream.Settings(options=opts, arm_set=args.arms, blind=args.blind, derive=not args.no_derived,
-                           coref=args.coref, sweep=args.sweep, concurrency=args.concurrency or 1)
+                           coref=args.coref, sweep=args.sweep, concurrency=args.concurrency or 1,
+                           retries=args.retries)
 
 
 def gathered(args: argparse.Namespace, settings: stream.Settings) -> stream.Report:
@@ -233,6 +242,10 @@ def finish(summary: stream.Report, args: argparse.Namespace, out: TextIO, signed
         write_files(files)
     if args.out and not args.sweep:
         out.write(f"\npredictions: {args.out} ({', '.join(summary.arms)})\n")
+    for name, costs in summary.spent.items():  # measured, so on stderr: never in stdout's bytes
+        if failed := sum(cost.failures for cost in costs):
+            print(f"{PROG}: note: arm {name}: {failed} calls failed and were tried again (-retries {args.retries})",
+                  file=sys.stderr)
 
 
 def run_settings_record(args: argparse.Namespace, opts: Options) -> dict[str, object]:
@@ -289,6 +302,7 @@ def run_main(argv: Sequence[str]) -> int:
     # A run allocates a few million long-lived objects and frees little, so
     # frequent cyclic collections find nothing and cost a fifth of the CPU.
     gc.set_threshold(100_000, 20, 100)
+    args = None
     try:
         args = parser().parse_args(argv)
         return flushed(run(args))
@@ -313,6 +327,8 @@ def run_main(argv: Sequence[str]) -> int:
 
         if not isinstance(err, (PluginError, PluginFailure)):
             raise
+        if args is not None and args.traceback and err.stack:  # the plug-in's own stack, then the one line
+            sys.stderr.write(err.stack)
         print(f"{PROG}: {err}", file=sys.stderr)  # nothing was written: outputs are written once the run is done
         return 2 if isinstance(err, PluginError) else 1
 

@@ -175,3 +175,19 @@ class KindWithout(Vec):
 def both_made(conversation: Conversation) -> Both:
     """A function factory whose object has both methods and no kind: refused once it is made."""
     return Both(conversation)
+
+
+class Flaky(Vec):
+    """A remote memory whose first call for each question fails, as a service that times out now and then."""
+
+    name = "flaky"
+
+    def __init__(self, conversation: Conversation) -> None:
+        super().__init__(conversation)
+        self.asked: set[str] = set()
+
+    def recall(self, question: str, k: int) -> list[tuple[str, float]]:
+        if question not in self.asked:
+            self.asked.add(question)
+            raise TimeoutError("the service did not answer in time")
+        return super().recall(question, k)

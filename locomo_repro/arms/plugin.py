@@ -27,6 +27,9 @@ import numbers
 import os
 import re
 import sys
+import threading
+import time
+import traceback
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -115,12 +118,35 @@ def needs(arm: str, library: str, extra: str) -> str:
             f"(from a clone of the kit: pip install '.[{extra}]')")
 
 
-class PluginError(Exception):
+class _Failed(Exception):
+    """A plug-in's failure as one line, with the plug-in's own stack where its code raised (``stack``: the
+    formatted traceback, "" for none), which ``-traceback`` prints; a worker process hands both back."""
+
+    def __init__(self, message: str, stack: str = "") -> None:
+        super().__init__(message)
+        self.stack = stack
+
+    def __reduce__(self) -> tuple[type, tuple[str, str]]:
+        return type(self), (str(self), self.stack)
+
+
+class PluginError(_Failed):
     """A plug-in that cannot be loaded or named (not importable, no such attribute): one line, exit 2."""
 
 
-class PluginFailure(Exception):
+class PluginFailure(_Failed):
     """A plug-in that failed during a run: one line naming the arm, the question and what was wrong (exit 1)."""
+
+
+def stack(err: BaseException) -> str:
+    """The traceback of a plug-in's own exception, as Python prints it (``-traceback``)."""
+    return "".join(traceback.format_exception(err))
+
+
+#: Seconds before the first retry of a failed call (``-retries``); each further one waits twice as long, at most
+#: :data:`LONGEST`.
+FIRST_WAIT = 1.0
+LONGEST = 30.0
 
 
 @dataclass(frozen=True)
@@ -165,10 +191,10 @@ def _imported(module: str, attr: str, spec: str) -> object:
     try:
         found: object = importlib.import_module(module)
     except ImportError as err:
-        raise PluginError(f"-arms {spec}: cannot import {module}: {_one_line(str(err))}") from None
+        raise PluginError(f"-arms {spec}: cannot import {module}: {_one_line(str(err))}", stack(err)) from None
     except Exception as err:  # the module's own code failed while it was imported
         raise PluginError(f"-arms {spec}: importing {module} raised {type(err).__name__}: "
-                          f"{_one_line(str(err))}") from None
+                          f"{_one_line(str(err))}", stack(err)) from None
     for part in attr.split("."):
         if not hasattr(found, part):
             raise PluginError(f"-arms {spec}: {module} has no attribute {attr}")
@@ -230,22 +256,51 @@ def _finite(value: object) -> float | None:
 
 
 class _Made:
-    """What both kinds share: the arm's name, the conversation's turns, and the one-line failure."""
+    """What both kinds share: the arm's name, the conversation's turns, the one-line failure, and what its
+    calls cost: the seconds each call took (``calls``, in the order they ended) and how many failed and were
+    tried again (``failures``, at most ``retries`` a call)."""
 
-    def __init__(self, name: str, conversation: Conversation, made: object) -> None:
+    def __init__(self, name: str, conversation: Conversation, made: object, retries: int = 0,
+                 built: float = 0.0) -> None:
         self.name = name
         self.conversation = conversation.id
         self.turns = {t.id: t for t in conversation.turns}
         self.made = made
+        self.retries = retries
+        self.built = built
+        self.calls: list[float] = []
+        self.failures = 0
+        self._lock = threading.Lock()
 
-    def failed(self, question: str, what: str) -> PluginFailure:
-        return PluginFailure(f"arm {self.name}, {self.conversation}, question {question!r}: {what}")
+    def failed(self, question: str, what: str, trace: str = "") -> PluginFailure:
+        return PluginFailure(f"arm {self.name}, {self.conversation}, question {question!r}: {what}", trace)
 
     def call(self, method: str, question: str, *args: object) -> object:
         try:
-            return getattr(self.made, method)(question, *args)
+            return self.retried(getattr(self.made, method), question, *args)
         except Exception as err:  # the plug-in's own failure, named with the question it failed on
-            raise self.failed(question, f"{method} raised {type(err).__name__}: {_one_line(str(err))}") from None
+            raise self.failed(question, f"{method} raised {type(err).__name__}: {_one_line(str(err))}",
+                              stack(err)) from None
+
+    def retried(self, method: Callable[..., object], *args: object) -> object:
+        """``method(*args)``, timed (wall seconds, whatever threads it runs in), tried again after a wait
+        (:data:`FIRST_WAIT`, doubling) up to ``retries`` times when it raises; each failure is counted."""
+        for attempt in range(self.retries + 1):
+            started = time.perf_counter()
+            try:
+                got = method(*args)
+            except Exception:
+                if attempt == self.retries:
+                    raise
+                with self._lock:
+                    self.failures += 1
+                time.sleep(min(FIRST_WAIT * 2 ** attempt, LONGEST))
+                continue
+            spent = time.perf_counter() - started
+            with self._lock:
+                self.calls.append(spent)
+            return got
+        raise AssertionError("unreachable")  # the last attempt returns or raises
 
     def turn(self, question: str, dia_id: object) -> Turn:
         if not isinstance(dia_id, str):
@@ -311,22 +366,25 @@ def _short(value: object) -> str:
     return f"{type(value).__name__} {text if len(text) <= 60 else text[:57] + '...'}"
 
 
-def made(plugin: Plugin, conversation: Conversation) -> Plugged | Asked:
+def made(plugin: Plugin, conversation: Conversation, retries: int = 0) -> Plugged | Asked:
     """The plug-in's object for one conversation, as a memory or an answerer (:class:`PluginFailure` if the
-    factory raises or returns neither)."""
+    factory raises or returns neither); its calls are tried ``retries`` more times when they raise, and the
+    seconds the factory took are its ``built``."""
+    started = time.perf_counter()
     try:
         got = plugin.factory(conversation)
     except Exception as err:
         raise PluginFailure(f"arm {plugin.name}, {conversation.id}: {plugin.target}(conversation) raised "
-                            f"{type(err).__name__}: {_one_line(str(err))}") from None
+                            f"{type(err).__name__}: {_one_line(str(err))}", stack(err)) from None
+    built = time.perf_counter() - started
     try:
         found = kind(got)
     except ValueError as err:
         raise PluginFailure(f"arm {plugin.name}, {conversation.id}: {plugin.target}(conversation) returned "
                             f"{_short(got)}: {err}") from None
     if found == "memory":
-        return Plugged(plugin.name, conversation, got)
+        return Plugged(plugin.name, conversation, got, retries, built)
     if found == "answerer":
-        return Asked(plugin.name, conversation, got)
+        return Asked(plugin.name, conversation, got, retries, built)
     raise PluginFailure(f"arm {plugin.name}, {conversation.id}: {plugin.target}(conversation) returned "
                         f"{_short(got)}, which has neither recall(question, k) nor answer(question)")

@@ -210,6 +210,7 @@ def build(
     blind: bool = False,
     derive: bool = True,
     coref: bool = False,
+    retries: int = 0,
 ) -> list[Case]:
     """Build every conversation's vocabulary, memories and arms.
 
@@ -217,7 +218,8 @@ def build(
     reasoner no rule (the derived-facts ablation); ``coref`` lets the dialogue
     reader bind third-person pronouns per session (the README's coreference
     experiment, reconstructed: ``talk.third_person``).  ``arm_set`` is an ``-arms``
-    value: names of :data:`ARMS` and plug-ins, comma-separated (:func:`choose`).
+    value: names of :data:`ARMS` and plug-ins, comma-separated (:func:`choose`); a plug-in's calls are
+    tried ``retries`` more times when they raise (``-retries``).
     """
     parts = choose(arm_set)
     cases: list[Case] = []
@@ -237,7 +239,7 @@ def build(
             else:
                 plugin, gathered = part
                 if plugin.name not in mades:
-                    mades[plugin.name] = made(plugin, Conversation.of(sample))
+                    mades[plugin.name] = made(plugin, Conversation.of(sample), retries)
                 got = [_plugged(plugin.name, mades[plugin.name], gathered)]
             for arm in got:  # an arm two sets share (vector in main and walk) is the same arm: kept once
                 arms.setdefault(arm.name, arm)

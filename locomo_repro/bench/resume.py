@@ -17,10 +17,10 @@ from pathlib import Path
 from ..data import jsonio
 from ..data.atomic import write_atomic
 from . import experiment as bench
-from .stream import Outcome
+from .stream import Outcome, Spent
 
 #: The version of the kept files' layout; a file of another version is computed again, not read.
-VERSION = 1
+VERSION = 2
 
 
 class Kept:
@@ -52,7 +52,8 @@ class Kept:
         rows = [{arm: [list(astuple(r)) for r in records] for arm, records in one.items()} for one in outcome.records]
         kept = {"version": VERSION, "sample": outcome.sample, "sessions": outcome.sessions,
                 "questions": outcome.questions, "built": list(outcome.built), "terms": outcome.terms,
-                "bound": outcome.bound, "subjects": list(outcome.subjects), "records": rows}
+                "bound": outcome.bound, "subjects": list(outcome.subjects), "records": rows,
+                "spent": {name: [cost.built, list(cost.calls), cost.failures] for name, cost in outcome.spent.items()}}
         write_atomic(self.path(outcome.sample), jsonio.dumps(kept).encode())
 
 
@@ -69,4 +70,5 @@ def _outcome(kept: dict) -> Outcome:
         terms=kept["terms"], bound=None if kept["bound"] is None else tuple(kept["bound"]),  # type: ignore[arg-type]
         subjects=tuple(kept["subjects"]),  # type: ignore[arg-type]
         records=tuple({arm: [_record(r) for r in rows] for arm, rows in one.items()} for one in kept["records"]),
+        spent={name: Spent(built, tuple(calls), failures) for name, (built, calls, failures) in kept["spent"].items()},
     )

@@ -21,10 +21,10 @@ import tempfile
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Executor, Future
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Protocol, TextIO
 
-from ..arms.plugin import PluginError
+from ..arms.plugin import Asked, Plugged, PluginError
 from ..data.dataset import Sample
 from ..data.stop import Threads, workers
 from ..go.json import dumps
@@ -37,7 +37,8 @@ from . import experiment as bench
 @dataclass(frozen=True, slots=True)
 class Settings:
     """What a run builds and asks: the arm set (an ``-arms`` value: sets and plug-ins), the ablations, the
-    reader settings, the swept setting, and how many threads a plug-in's calls may run in at once."""
+    reader settings, the swept setting, how many threads a plug-in's calls may run in at once, and how many
+    more times a call that raised is tried."""
 
     options: Options
     arm_set: str = "main"
@@ -47,6 +48,7 @@ class Settings:
     sweep: str | None = None
     concurrency: int = 1
     also: tuple[Options, ...] = ()  # further settings to ask each built conversation with (not printed)
+    retries: int = 0  # more tries of a plug-in's call that raised
 
     def passes(self) -> list[Options]:
         """The settings each conversation is asked with: one, or one per swept value; then ``also``."""
@@ -65,12 +67,34 @@ class Outcome:
     bound: tuple[int, int] | None  # statement sentences whose subject coreference decided, of all (-coref)
     subjects: tuple[int, int]  # questions naming a speaker, questions resolving to a known name
     records: tuple[dict[str, list[bench.Record]], ...]
+    spent: dict[str, Spent] = field(default_factory=dict)  # by plug-in: what its object cost (measured)
+
+
+@dataclass(frozen=True, slots=True)
+class Spent:
+    """What one plug-in's object cost over one conversation, measured: seconds building it (the factory),
+    seconds per call in the order the calls ended, and the calls that failed and were tried again."""
+
+    built: float
+    calls: tuple[float, ...]
+    failures: int
+
+
+def spent(case: bench.Case) -> dict[str, Spent]:
+    """Each plug-in's cost over a case asked (an object two arms share, ``vec`` and ``vec+set``, once)."""
+    out = {}
+    for arm in case.arms:
+        made = arm.answerer if arm.answerer is not None else arm.memory
+        if isinstance(made, (Plugged, Asked)) and made.name not in out:
+            out[made.name] = Spent(made.built, tuple(made.calls), made.failures)
+    return out
 
 
 def outcome(case: bench.Case, settings: Settings, pool: Executor | None = None) -> Outcome:
     """A built conversation asked every pass (``pool`` asks its remote arms: see ``Case.ask``)."""
     k = case.knowledge
     speaker, known, _ = bench.subjects([case])
+    records = tuple(case.ask(each, pool) for each in settings.passes())
     return Outcome(
         sample=case.sample.id,
         sessions=case.sample.sessions,
@@ -79,7 +103,8 @@ def outcome(case: bench.Case, settings: Settings, pool: Executor | None = None) 
         terms=case.vocab.size,
         bound=k.bound if settings.coref else None,
         subjects=(speaker, known),
-        records=tuple(case.ask(each, pool) for each in settings.passes()),
+        records=records,
+        spent=spent(case),
     )
 
 
@@ -98,7 +123,7 @@ def conversation(sample: Sample, settings: Settings) -> Outcome:
     gc.disable()  # the collection below is the one that finds this conversation's cycles
     try:
         (case,) = bench.build([sample], settings.arm_set, settings.blind, derive=settings.derive,
-                              coref=settings.coref)
+                              coref=settings.coref, retries=settings.retries)
         if settings.concurrency > 1 and any(getattr(a.memory, "threaded", False) or a.answerer for a in case.arms):
             with Threads(settings.concurrency, "plugin") as pool:
                 done = outcome(case, settings, pool)
@@ -155,8 +180,8 @@ def outcomes(samples: Iterable[Sample], settings: Settings, jobs: int = 1, kept:
             try:
                 return keep(got.result())
             except PluginError as err:  # loaded here, but not in the worker (which imports it by name)
-                raise PluginError(f"{err} (in a worker process: -jobs 1 runs every conversation in this one)"
-                                  ) from None
+                raise PluginError(f"{err} (in a worker process: -jobs 1 runs every conversation in this one)",
+                                  err.stack) from None
 
         if jobs == 1:
             for sample in samples:
@@ -242,6 +267,7 @@ class Report:
         self.picked: dict[int, int] = {}
         self.spool = tempfile.TemporaryFile() if predictions else None
         self.sums: list[tuple[str, list[dict[str, saved.Sums]]]] | None = [] if sums else None
+        self.spent: dict[str, list[Spent]] = {}  # by plug-in, per conversation in dataset order
 
     def add(self, o: Outcome) -> None:
         """Take one conversation's outcome (the next in dataset order); keep only what the report needs."""
@@ -255,6 +281,8 @@ class Report:
             self.hit, self.said = self.hit + o.bound[0], self.said + o.bound[1]
         self.speaker += o.subjects[0]
         self.known += o.subjects[1]
+        for name, cost in o.spent.items():
+            self.spent.setdefault(name, []).append(cost)
         for tallies, records in zip(self.tallies, o.records):
             for arm, got in records.items():
                 tally = tallies.setdefault(arm, bench.Tally())
