@@ -12,8 +12,8 @@ import gc
 import importlib
 import os
 import sys
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, TextIO
 from pathlib import Path
 
@@ -22,7 +22,7 @@ from .bench.names import ARM_SETS, STEPS
 from .data.atomic import flushed, silence_stdout, unwritable_all, write_files
 from .data.progress import Progress
 from .go.flags import Parser, UsageError
-from .data.dataset import DatasetError, load, load_each, resolve
+from .data.dataset import DatasetError, Sample, load_each, resolve
 from .data.stop import Threads, WorkerError
 from .read.model import DEFAULT_BASE_URL, DEFAULT_MEMO, KEY_VARIABLES, Model, api_key, open_model, probe
 from .read.reader import Options
@@ -64,6 +64,9 @@ def parser() -> argparse.ArgumentParser:
     _flag(p, "sweep", choices=sorted(STEPS), help="run once per value of one setting")
     _flag(p, "show", type=int, default=0, metavar="N", help="print N answered questions per category")
     _flag(p, "only", type=int, default=0, metavar="N", help="use only the first N conversations")
+    _flag(p, "conversations", metavar="ID,...",
+          help="only these conversations, by sample id (conv-26,conv-30), in the dataset's order")
+    _flag(p, "limit", type=int, default=0, metavar="N", help="only the first N questions of each conversation")
     _flag(p, "quiet", action="store_true", help="leave out the per-conversation build lines")
     _flag(p, "arms", default="main", metavar="SET",
           help="arm set: main, factor, walk, read, gather (graph read with the +set reader), or hops "
@@ -107,8 +110,10 @@ def options(args: argparse.Namespace) -> Options:
     opts = Options(k=args.k, floor=args.floor, span=args.span, band=args.band, parts=args.parts)
     if problem := opts.problem():
         raise UsageError(problem)
-    if args.show < 0 or args.only < 0:
-        raise UsageError("-show and -only take a count of 0 or more")
+    if args.show < 0 or args.only < 0 or args.limit < 0:
+        raise UsageError("-show, -only and -limit take a count of 0 or more")
+    if args.conversations is not None and (not all(picked(args)) or len(set(picked(args))) < len(picked(args))):
+        raise UsageError(f"-conversations takes distinct sample ids separated by commas, got {args.conversations!r}")
     if args.concurrency is not None and args.concurrency < 1:
         raise UsageError(f"-concurrency must be at least 1, got {args.concurrency}")
     if args.jobs < 1:
@@ -116,6 +121,29 @@ def options(args: argparse.Namespace) -> Options:
     if args.retries < 0:
         raise UsageError(f"-retries must be 0 or more, got {args.retries}")
     return opts
+
+
+def picked(args: argparse.Namespace) -> list[str]:
+    """The sample ids ``-conversations`` names, as given (none without it)."""
+    return args.conversations.split(",") if args.conversations is not None else []
+
+
+def chosen(args: argparse.Namespace) -> Iterator[Sample]:
+    """The conversations a run asks, one at a time: those ``-conversations`` names (each checked to be in the
+    dataset before any is handed out), the first ``-only`` of them, each with its first ``-limit`` questions."""
+    ids = picked(args)
+    if ids:
+        known = {s.id for s in load_each(args.data)}
+        if missing := [i for i in ids if i not in known]:
+            raise UsageError(f"-conversations: {', '.join(missing)}: no such sample id in the dataset")
+    handed = 0
+    for sample in load_each(args.data, 0 if ids else args.only):
+        if ids and sample.id not in ids:
+            continue
+        if args.only and handed == args.only:
+            continue  # the rest still read: a bad file is refused whatever -only says
+        handed += 1
+        yield replace(sample, questions=sample.questions[: args.limit]) if args.limit else sample
 
 
 def model(args: argparse.Namespace) -> Model | None:
@@ -179,8 +207,9 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
             from .bench.resume import Kept
 
             kept = Kept(args.resume, str(signed))
-        with Progress("conversations", args.only or None) as progress:  # a bar on a terminal, else a line a 10 s
-            for got in stream.outcomes(load_each(args.data, args.only), settings, args.jobs, kept):
+        total = min(filter(None, (args.only, len(picked(args))))) if args.only or args.conversations else None
+        with Progress("conversations", total) as progress:  # a bar on a terminal, else a line a 10 s
+            for got in stream.outcomes(chosen(args), settings, args.jobs, kept):
                 summary.add(got)
                 progress.advance()
         if kept is not None and kept.read:
@@ -188,7 +217,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         signature.emit(signed)  # once the whole file is read: a bad one is one line
         finish(summary, args, out, signed)
         return 0
-    samples = load(args.data)[: args.only or None]
+    samples = list(chosen(args))
     signed = run_signature(args, opts, plugins)
     signature.emit(signed)
     # The model waits on the endpoint, not on a core: its run is asked from here, with threads (which a
@@ -253,7 +282,8 @@ def run_settings_record(args: argparse.Namespace, opts: Options) -> dict[str, ob
     (the swept one null: each pass names its value), the ablations, ``-only`` and the model."""
     record: dict[str, object] = {"arms": args.arms}
     record.update({name: None if name == args.sweep else getattr(opts, name) for name in ("k", "floor", "span", "band", "parts")})
-    record.update(sweep=args.sweep, only=args.only, blind=args.blind, derived=not args.no_derived, coref=args.coref,
+    record.update(sweep=args.sweep, only=args.only, conversations=picked(args) or None, limit=args.limit,
+                  blind=args.blind, derived=not args.no_derived, coref=args.coref,
                   model=args.model, endpoint=signature.endpoint(args.base) if args.model else None,
                   closed=args.closed)
     return record
@@ -265,7 +295,8 @@ def run_signature(args: argparse.Namespace, opts: Options, plugins: Sequence[Plu
     settings = [(name, getattr(opts, name)) for name in ("k", "floor", "span", "band", "parts")]
     return signature.run(
         signature.file_digest(resolve(args.data)), args.arms, settings, sweep=args.sweep, blind=args.blind,
-        derive=not args.no_derived, coref=args.coref, only=args.only, model=args.model, base=args.base,
+        derive=not args.no_derived, coref=args.coref, only=args.only, conversations=picked(args), limit=args.limit,
+        model=args.model, base=args.base,
         closed=args.closed, plugins=[p.describe() for p in plugins],
     )
 

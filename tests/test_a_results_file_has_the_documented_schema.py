@@ -37,8 +37,8 @@ def check(document: dict) -> None:
     conversations = document["dataset"]["conversations"]
     assert conversations and all(isinstance(c, str) for c in conversations)
     settings = document["settings"]
-    assert list(settings) == ["arms", "k", "floor", "span", "band", "parts", "sweep", "only", "blind", "derived",
-                              "coref", "model", "endpoint", "closed"]
+    assert list(settings) == ["arms", "k", "floor", "span", "band", "parts", "sweep", "only", "conversations", "limit",
+                              "blind", "derived", "coref", "model", "endpoint", "closed"]
     assert all(isinstance(settings[k], bool) for k in ("blind", "derived", "coref", "closed"))
     boot = document["bootstrap"]
     assert boot["over"] == "conversations" and boot["level"] == 0.95 and isinstance(boot["resamples"], int)

@@ -98,6 +98,8 @@ def run(
     derive: bool = True,
     coref: bool = False,
     only: int = 0,
+    conversations: Iterable[str] = (),
+    limit: int = 0,
     model: str | None = None,
     base: str | None = None,
     closed: bool = False,
@@ -114,6 +116,10 @@ def run(
     fields = [("data", data)]
     if only:
         fields.append(("only", str(only)))
+    if picked := ",".join(conversations):
+        fields.append(("conversations", picked))
+    if limit:
+        fields.append(("limit", str(limit)))
     fields += [("scorer", KIT), ("arms", arms)]
     fields += [("plugin", described) for described in plugins]
     fields += [(name, "sweep" if name == sweep else number(value)) for name, value in settings]
