@@ -198,6 +198,17 @@ def _same_questions(one: Predictions, two: Predictions) -> None:
                                    f"the {what.replace('_', ' ')} differs")
 
 
+def baseline_first(columns: Sequence[Column], name: str) -> list[Column]:
+    """The columns with the one ``name`` labels first (its whole label, else the one label ending in
+    `` name``); CompareError when none or several are."""
+    found = [c for c in columns if c.label == name] or [c for c in columns if c.label.endswith(f" {name}")]
+    if len(found) != 1:
+        said = "no column is" if not found else f"{len(found)} columns are ({', '.join(c.label for c in found)})"
+        raise CompareError(f"{PROG}: --baseline {name}: {said} labelled so; the columns: "
+                           f"{', '.join(c.label for c in columns)}")
+    return [found[0], *(c for c in columns if c is not found[0])]
+
+
 def setting_notes(files: Sequence[results.Results | Predictions], names: Sequence[str]) -> list[str]:
     """One note naming every setting (and kit version) in which the results files differ; none when they agree."""
     ran = [(name, {**f.settings, "kit_version": f.kit_version})
@@ -272,6 +283,9 @@ def parser() -> argparse.ArgumentParser:
                     "column with its exact 95% bootstrap interval over conversations.",
     )
     p.add_argument("files", nargs="+", metavar="FILE", help="a results file or a predictions file in the official shape")
+    p.add_argument("-baseline", "--baseline", metavar="COLUMN",
+                   help="the column the others are differenced from (default: the first): its whole label "
+                        "(\"bm25.json bm25\") or the last words of exactly one label (\"bm25\")")
     p.add_argument("-format", "--format", choices=FORMATS, default=FORMATS[0],
                    help="markdown (the default: a GitHub table, figures to three places), csv or json (exact "
                         "figures), or latex (a booktabs table)")
@@ -291,6 +305,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         else _columns_of_predictions(got, label))
         if not columns:
             raise CompareError(f"{PROG}: no arm in {', '.join(args.files)}")
+        if args.baseline is not None:
+            columns = baseline_first(columns, args.baseline)
         aligned(files, columns)
         table = rows(columns)
     except (CompareError, PredictionsError, results.ResultsError) as err:
