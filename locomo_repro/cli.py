@@ -8,8 +8,10 @@ notes and progress go to stderr.  Bad input is one line and exit status 2.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import importlib
+import itertools
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -146,6 +148,44 @@ def chosen(args: argparse.Namespace) -> Iterator[Sample]:
         yield replace(sample, questions=sample.questions[: args.limit]) if args.limit else sample
 
 
+def asked(args: argparse.Namespace) -> int | None:
+    """How many questions the run asks (:func:`chosen`'s), counted from the dataset's items without building
+    them, for the progress line's time left; None where the file is not one the count can follow (the run
+    says why)."""
+    from .data.dataset import items
+
+    ids, n, handed = set(picked(args)), 0, 0
+    try:
+        for item in items(resolve(args.data)):
+            if ids and item.get("sample_id") not in ids:  # type: ignore[attr-defined]
+                continue
+            if args.only and handed == args.only:
+                break
+            handed += 1
+            qa = len(item.get("qa", ()))  # type: ignore[attr-defined]
+            n += min(qa, args.limit) if args.limit else qa
+    except (ValueError, OSError, RecursionError, AttributeError, TypeError, DatasetError):
+        return None
+    return n
+
+
+@contextlib.contextmanager
+def counted(progress: Progress, calls: bool) -> Iterator[None]:
+    """With ``calls``, the plug-ins' calls in this process counted on the progress line while it runs (a slow
+    plug-in shows how far it is within a conversation)."""
+    if not calls:
+        yield
+        return
+    from .arms import plugin
+
+    made = itertools.count(1)
+    plugin.heard(lambda: progress.advance(0, note=f"{next(made)} plug-in calls"))
+    try:
+        yield
+    finally:
+        plugin.heard(None)
+
+
 def model(args: argparse.Namespace) -> Model | None:
     """The model reader ``-model`` asks for, checked before anything is built (``None`` without it)."""
     if args.model is None:
@@ -207,11 +247,10 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
             from .bench.resume import Kept
 
             kept = Kept(args.resume, str(signed))
-        total = min(filter(None, (args.only, len(picked(args))))) if args.only or args.conversations else None
-        with Progress("conversations", total) as progress:  # a bar on a terminal, else a line a 10 s
-            for got in stream.outcomes(chosen(args), settings, args.jobs, kept):
-                summary.add(got)
-                progress.advance()
+        with Progress("questions", asked(args)) as progress, counted(progress, args.jobs == 1 and bool(plugins)):
+            for got in stream.outcomes(chosen(args), settings, args.jobs, kept):  # a bar on a terminal, else a line
+                summary.add(got)                                                 # every 10 s, with the time left
+                progress.advance(got.questions)
         if kept is not None and kept.read:
             print(f"{PROG}: {kept.read} conversations read back from {args.resume}", file=sys.stderr)
         signature.emit(signed)  # once the whole file is read: a bad one is one line

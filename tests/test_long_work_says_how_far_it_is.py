@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 
-from locomo_repro.data.progress import Progress
+from locomo_repro.data.progress import Progress, left
 
 
 class Terminal(io.StringIO):
@@ -20,7 +20,7 @@ def test_off_a_terminal_a_line_comes_every_ten_seconds_and_never_sooner():
         for _ in range(5):
             progress.advance(note="0 failed")
     assert out.getvalue().splitlines() == [
-        "locomo-repro: conversations: 3/5 done, 0 failed, 0.3 a second",
+        "locomo-repro: conversations: 3/5 done, 0 failed, 0.3 a second, about 7 s left",  # 2 more at 3 in 10 s
         "locomo-repro: conversations: 5/5 done, 0 failed, 0.2 a second",
     ]
 
@@ -34,6 +34,12 @@ def test_a_short_run_says_nothing_and_an_unknown_total_is_counted_alone():
         assert out.getvalue() == ""
         progress.advance()
     assert out.getvalue() == "locomo-repro: judge: 3 done, 0.1 a second\n"
+
+
+def test_the_time_left_is_said_as_a_person_says_it():
+    assert [left(s) for s in (6.6, 89.4, 90, 5399, 5400, 7 * 3600)] == [
+        "about 7 s left", "about 89 s left", "about 2 min left", "about 90 min left", "about 1.5 h left",
+        "about 7.0 h left"]
 
 
 def test_on_a_terminal_a_bar_is_drawn_and_taken_away():

@@ -143,6 +143,16 @@ def stack(err: BaseException) -> str:
     return "".join(traceback.format_exception(err))
 
 
+#: Called after each plug-in call that returned, where a run in this process counts them (``heard``).
+_heard: list[Callable[[], None]] = []
+
+
+def heard(hook: Callable[[], None] | None) -> None:
+    """Have ``hook`` called after every plug-in call of this process that returns (None: no more), from
+    whatever thread made it: the run's progress counts a slow plug-in's calls within a conversation."""
+    _heard[:] = [] if hook is None else [hook]
+
+
 #: Seconds before the first retry of a failed call (``-retries``); each further one waits twice as long, at most
 #: :data:`LONGEST`.
 FIRST_WAIT = 1.0
@@ -299,6 +309,8 @@ class _Made:
             spent = time.perf_counter() - started
             with self._lock:
                 self.calls.append(spent)
+            for hook in _heard:
+                hook()
             return got
         raise AssertionError("unreachable")  # the last attempt returns or raises
 

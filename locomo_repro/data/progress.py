@@ -2,8 +2,9 @@
 
 One rule for every command that runs long (a sweep, a plug-in run, the model's reads, the judge, the claims,
 the report): on a terminal, a ``tqdm`` bar on stderr that is gone when the work is done; on anything else (a
-log file, a pipe, a test), one line every ``EVERY`` seconds, so a short run prints nothing and a long one
-neither floods its log nor stays silent.  Progress never goes to stdout, which holds the result.
+log file, a pipe, a test), one line every ``EVERY`` seconds with the rate so far and, where the total is
+known, the time left at that rate, so a short run prints nothing and a long one neither floods its log nor
+stays silent.  Progress never goes to stdout, which holds the result.
 """
 
 from __future__ import annotations
@@ -66,7 +67,8 @@ class Progress:
             of = f"/{self.total}" if self.total else ""
             rate = self.done / (now - self._started) if now > self._started else 0.0
             extra = f", {note}" if note else ""
-            print(f"locomo-repro: {self.label}: {self.done}{of} {self.verb}{extra}, {rate:.1f} a second",
+            eta = f", {left((self.total - self.done) / rate)}" if self.total and self.done < self.total and rate else ""
+            print(f"locomo-repro: {self.label}: {self.done}{of} {self.verb}{extra}, {rate:.1f} a second{eta}",
                   file=self._stream, flush=True)
 
     def say(self, text: str) -> None:
@@ -88,6 +90,15 @@ class Progress:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def left(seconds: float) -> str:
+    """The time a piece of work still needs at its rate so far, rounded as a person says it."""
+    if seconds < 90:
+        return f"about {round(seconds)} s left"
+    if seconds < 90 * 60:
+        return f"about {round(seconds / 60)} min left"
+    return f"about {seconds / 3600:.1f} h left"
 
 
 def _is_terminal(stream: TextIO) -> bool:
