@@ -17,7 +17,7 @@ from ..arms.factor import Scoped, Span
 from ..go.strings import to_lower
 from ..arms.graph import NAMING, Knowledge
 from ..memory.cite import Cite, Memory, ids, sure
-from ..score.metric import DECLINE, declined, grade, recall
+from ..score.metric import DECLINE, declined, grade, in_turn, recall
 from ..read.model import Model, Nothing
 from ..arms.oracle import Oracle
 from ..arms.plugin import SET, Asked, Conversation, Plugged, Plugin, PluginError, Said, load, made
@@ -179,13 +179,9 @@ class Tally:
         n = self.count(kinds) if n is None else n
         if not n:
             return 0.0
-        # Added in turn, not with sum() (which compensates from Python 3.12).
         # Over all categories the reference adds in a Go map's order, which is
-        # undefined; the kit adds them in category order.
-        total = 0.0
-        for k in kinds or sorted(sums):
-            total += sums.get(k, 0.0)
-        return total / n
+        # undefined; the kit adds them in category order, in turn.
+        return in_turn(sums.get(k, 0.0) for k in kinds or sorted(sums)) / n
 
     def mean(self, kinds: Sequence[int] = ()) -> float:
         """Mean score over the given categories (all when none)."""
