@@ -191,3 +191,20 @@ class Flaky(Vec):
             self.asked.add(question)
             raise TimeoutError("the service did not answer in time")
         return super().recall(question, k)
+
+
+class Firsts:
+    """A memory with settings: the first ``first`` turns (at most k), each scored ``score``; ``backwards`` turns
+    them the other way round."""
+
+    name = "firsts"
+
+    def __init__(self, conversation: Conversation, first: int = 3, score: float = 1.0, backwards: bool = False,
+                 tag: str = "") -> None:
+        turns = list(conversation.turns[:first])
+        self.turns = turns[::-1] if backwards else turns
+        self.score = score
+        self.tag = tag
+
+    def recall(self, question: str, k: int) -> list[tuple[str, float]]:
+        return [(t.id, self.score) for t in self.turns[:k]]

@@ -22,6 +22,7 @@ point's name (``-arms bm25``).  Its arm is named by the factory's ``name`` attri
 from __future__ import annotations
 
 import importlib
+import inspect
 import math
 import numbers
 import os
@@ -161,16 +162,65 @@ LONGEST = 30.0
 
 @dataclass(frozen=True)
 class Plugin:
-    """A loaded plug-in: the arm's name, where its factory lives, the package version, and the factory."""
+    """A loaded plug-in: the arm's name, where its factory lives, the package version, the factory, and the
+    settings it is called with as keyword arguments (``-arms 'bm25(k1=1.2,b=0.5)'``), which the name ends with."""
 
     name: str
     target: str  # "module:attr"
     version: str  # "distribution version", or "" when no installed distribution holds the module
-    factory: Callable[[Conversation], object] = field(compare=False, repr=False)
+    factory: Callable[..., object] = field(compare=False, repr=False)
+    settings: tuple[tuple[str, Setting], ...] = ()
 
     def describe(self) -> str:
         """How a signature names the plug-in: ``name=module:attr`` and its package version."""
         return f"{self.name}={self.target}" + (f" ({self.version})" if self.version else "")
+
+
+#: A plug-in setting's value: a number, a truth value or a word, as ``-arms 'NAME(key=value)'`` gives it.
+Setting = int | float | bool | str
+
+#: A plug-in named with its settings: ``bm25(k1=1.2,b=0.5)``.
+_SET_UP = re.compile(r"(?P<spec>[^()]+)\((?P<settings>[^()]*)\)\Z")
+
+
+def value(text: str) -> Setting:
+    """A setting's value as written: an integer, else a finite number, else ``true``/``false``, else the text."""
+    for kind in (int, float):
+        try:
+            number = kind(text)
+        except ValueError:
+            continue
+        if math.isfinite(number):
+            return number
+    return {"true": True, "false": False}.get(text, text)
+
+
+def _shown(setting: Setting) -> str:
+    return str(setting).lower() if isinstance(setting, bool) else str(setting)
+
+
+def set_up(spec: str) -> Plugin:
+    """The plug-in ``spec`` names, with the settings it may carry in brackets (``bm25(k1=1.2,b=0.5)``):
+    :func:`load`, then each ``key=value`` checked against the factory's parameters before any work.  The
+    arm's name is the plug-in's followed by its settings as given (``bm25(k1=1.2,b=0.5)``)."""
+    found = _SET_UP.match(spec)
+    if found is None:
+        return load(spec)
+    plugin = load(found["spec"])
+    settings: list[tuple[str, Setting]] = []
+    for item in found["settings"].split(","):
+        key, eq, text = item.partition("=")
+        if not (eq and key.isidentifier() and text) or key in dict(settings):
+            raise PluginError(f"-arms {spec}: a plug-in's settings are key=value, each key once, comma-separated")
+        settings.append((key, value(text)))
+    try:
+        inspect.signature(plugin.factory).bind(None, **dict(settings))
+    except TypeError as err:
+        raise PluginError(f"-arms {spec}: {plugin.target} does not take these settings: {err}") from None
+    except ValueError:  # a factory whose parameters cannot be read: it is called and tells for itself
+        pass
+    shown = ",".join(f"{key}={_shown(setting)}" for key, setting in settings)
+    return Plugin(f"{plugin.name}({shown})", plugin.target, plugin.version, plugin.factory, tuple(settings))
 
 
 def _one_line(text: str) -> str:
@@ -384,7 +434,7 @@ def made(plugin: Plugin, conversation: Conversation, retries: int = 0) -> Plugge
     seconds the factory took are its ``built``."""
     started = time.perf_counter()
     try:
-        got = plugin.factory(conversation)
+        got = plugin.factory(conversation, **dict(plugin.settings))
     except Exception as err:
         raise PluginFailure(f"arm {plugin.name}, {conversation.id}: {plugin.target}(conversation) raised "
                             f"{type(err).__name__}: {_one_line(str(err))}", stack(err)) from None

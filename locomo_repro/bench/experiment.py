@@ -7,6 +7,7 @@ reader; a memory is asked once per question however many readers share it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field, replace
@@ -20,7 +21,7 @@ from ..memory.cite import Cite, Memory, ids, sure
 from ..score.metric import DECLINE, declined, grade, in_turn, recall
 from ..read.model import Model, Nothing
 from ..arms.oracle import Oracle
-from ..arms.plugin import SET, Asked, Conversation, Plugged, Plugin, PluginError, Said, load, made
+from ..arms.plugin import SET, Asked, Conversation, Plugged, Plugin, PluginError, Said, made, set_up
 from ..arms.plugin import kind as kind_of
 from ..arms.path import Path
 from ..read.reader import Options, Reader, gather, recite, reply
@@ -257,17 +258,18 @@ def choose(arm_set: str) -> list[str | tuple[Plugin, bool]]:
     (:data:`ONE`: ``vector``, ``oracle+set``, … as an arm set names them) and plug-ins.
 
     A part that is not an arm set's name is a plug-in, ``MODULE:ATTR`` or an installed entry point's name
-    (``arms.plugin.load``), optionally with ``+set`` (its memory read by the ``+set`` reader).  Raises
+    (``arms.plugin.load``), optionally with settings in brackets (``bm25(k1=1.2,b=0.5)``: ``plugin.set_up``;
+    the commas inside them are the settings') and ``+set`` (its memory read by the ``+set`` reader).  Raises
     ``PluginError`` (one line) for a plug-in that cannot be loaded or whose name is a built-in memory's.
     """
     parts: list[str | tuple[Plugin, bool]] = []
-    for part in arm_set.split(","):
+    for part in re.split(r",(?![^()]*\))", arm_set):
         if part in ARMS or part in ONE:
             parts.append(part)
             continue
         gathered = part.endswith(SET)
-        plugin = load(part[: -len(SET)] if gathered else part)
-        if plugin.name in MEMORIES:
+        plugin = set_up(part[: -len(SET)] if gathered else part)
+        if plugin.name.partition("(")[0] in MEMORIES:
             raise PluginError(f"-arms {part}: the arm name {plugin.name!r} is a built-in memory's; give the "
                               f"factory another name attribute")
         if gathered and isinstance(plugin.factory, type) and kind_of(plugin.factory) == "answerer":
