@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, TextIO
 from pathlib import Path
 
 from . import __version__
-from .bench.names import ARM_SETS, STEPS
+from .bench.names import ARM_SETS, STEPS, plugin_sweep
 from .data.atomic import flushed, silence_stdout, unwritable_all, write_files
 from .data.progress import Progress
 from .go.flags import Parser, UsageError
@@ -63,7 +63,9 @@ def parser() -> argparse.ArgumentParser:
           help="write the results: per arm and category n, F1, recall, quiet and the F1's bootstrap interval, "
                "with each conversation's sums, the settings and the dataset's sha256 (docs/results.md)")
     _flag(p, "stats", metavar="FILE", help="read a predictions file back: abstention, AUCs, bootstrap intervals")
-    _flag(p, "sweep", choices=sorted(STEPS), help="run once per value of one setting")
+    _flag(p, "sweep", type=sweep_spec, metavar="SETTING",
+          help=f"run once per value of one setting: {', '.join(sorted(STEPS))}, or a plug-in's, "
+               "'ARM(KEY=V1,V2,...)'")
     _flag(p, "show", type=int, default=0, metavar="N", help="print N answered questions per category")
     _flag(p, "only", type=int, default=0, metavar="N", help="use only the first N conversations")
     _flag(p, "conversations", metavar="ID,...",
@@ -105,6 +107,14 @@ def parser() -> argparse.ArgumentParser:
           help="worker processes building and asking conversations (default: the machine's cores; "
                "1: all in this process; a -model run asks from this process, with -concurrency threads)")
     return p
+
+
+def sweep_spec(text: str) -> str:
+    """``-sweep``'s value: a reader setting's name, or a plug-in's setting with its values (``names.plugin_sweep``)."""
+    if text in STEPS or plugin_sweep(text):
+        return text
+    raise argparse.ArgumentTypeError(f"invalid choice: {text!r} (choose from {', '.join(sorted(STEPS))}, or a "
+                                     f"plug-in's setting as 'ARM(KEY=V1,V2,...)', each value a number)")
 
 
 def options(args: argparse.Namespace) -> Options:
@@ -228,7 +238,12 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     from .bench import experiment as bench  # here: --help and -stats need no memory
 
     # refused before any work; a plug-in read by two readers (bm25, bm25+set) is named once
-    plugins = list({part[0].name: part[0] for part in bench.choose(args.arms) if not isinstance(part, str)}.values())
+    parts = bench.choose(args.arms)
+    plugins = list({part[0].name: part[0] for part in parts if not isinstance(part, str)}.values())
+    if args.sweep and (swept := plugin_sweep(args.sweep)):
+        if args.model:
+            raise UsageError(f"-sweep {args.sweep}: a plug-in's setting is swept without -model")
+        bench.swept_part(parts, swept)
     reader = model(args)
     outputs = [(flag, path) for flag, path in (("-out", args.out), ("-json", args.json)) if path]
     if args.out and args.sweep:  # the reference ignores -out with -sweep; so does the kit, but says so

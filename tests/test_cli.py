@@ -20,7 +20,7 @@ USAGE_ERRORS = [
     (["-band", "2"], "-band must be within [0, 1]"),
     (["-span", "0"], "-span must be at least 1"),
     (["-parts", "0"], "-parts must be at least 1"),
-    (["-show", "-1"], "-show and -only"),
+    (["-show", "-1"], "-show, -only and -limit take a count"),
     (["-arms", "nope"], "-arms nope: no such arm set or installed plug-in (see -arms list)"),
     (["-sweep", "depth"], "invalid choice: 'depth'"),
     (["-k", "five"], "invalid int value: 'five'"),

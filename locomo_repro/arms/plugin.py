@@ -213,14 +213,22 @@ def set_up(spec: str) -> Plugin:
         if not (eq and key.isidentifier() and text) or key in dict(settings):
             raise PluginError(f"-arms {spec}: a plug-in's settings are key=value, each key once, comma-separated")
         settings.append((key, value(text)))
+    return configured(plugin, tuple(settings), f"-arms {spec}")
+
+
+def configured(plugin: Plugin, settings: tuple[tuple[str, Setting], ...], flag: str) -> Plugin:
+    """``plugin`` with further ``settings``, checked against its factory's parameters (``PluginError`` naming
+    ``flag`` when it does not take them) and named by all of its settings: ``bm25(k1=1.2,b=0.5)``."""
+    every = (*plugin.settings, *settings)
     try:
-        inspect.signature(plugin.factory).bind(None, **dict(settings))
+        inspect.signature(plugin.factory).bind(None, **dict(every))
     except TypeError as err:
-        raise PluginError(f"-arms {spec}: {plugin.target} does not take these settings: {err}") from None
+        raise PluginError(f"{flag}: {plugin.target} does not take these settings: {err}") from None
     except ValueError:  # a factory whose parameters cannot be read: it is called and tells for itself
         pass
-    shown = ",".join(f"{key}={_shown(setting)}" for key, setting in settings)
-    return Plugin(f"{plugin.name}({shown})", plugin.target, plugin.version, plugin.factory, tuple(settings))
+    base = plugin.name.partition("(")[0]
+    shown = ",".join(f"{key}={_shown(setting)}" for key, setting in every)
+    return Plugin(f"{base}({shown})", plugin.target, plugin.version, plugin.factory, every)
 
 
 def _one_line(text: str) -> str:

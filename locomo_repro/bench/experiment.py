@@ -21,14 +21,14 @@ from ..memory.cite import Cite, Memory, ids, sure
 from ..score.metric import DECLINE, declined, grade, in_turn, recall
 from ..read.model import Model, Nothing
 from ..arms.oracle import Oracle
-from ..arms.plugin import SET, Asked, Conversation, Plugged, Plugin, PluginError, Said, made, set_up
+from ..arms.plugin import SET, Asked, Conversation, Plugged, Plugin, PluginError, Said, configured, made, set_up
 from ..arms.plugin import kind as kind_of
 from ..arms.path import Path
 from ..read.reader import Options, Reader, gather, recite, reply
 from ..memory.talk import mentions
 from ..memory.terms import Vocabulary
 from ..arms.vector import VectorMemory
-from .names import ARM_SETS as ARM_SETS, MEMORIES, STEPS  # ARM_SETS re-exported: bench.ARM_SETS
+from .names import ARM_SETS as ARM_SETS, MEMORIES, STEPS, PluginSweep, plugin_sweep, steps  # ARM_SETS re-exported: bench.ARM_SETS
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +38,8 @@ class Arm:
     A ``remote`` arm's reader waits on the network (the model reader): given a
     pool, ``Case.ask`` puts all its reads to the pool at once.  An arm with an
     ``answerer`` (an answering plug-in) has no memory or reader of the kit's: its
-    replies are taken as given.
+    replies are taken as given.  An arm with ``at`` answers in that pass only: the
+    plug-in built with the ``at``-th value of a swept setting (``-sweep 'bm25(k1=…)'``).
     """
 
     name: str
@@ -46,6 +47,7 @@ class Arm:
     read: Reader
     remote: bool = False
     answerer: Asked | None = None
+    at: int | None = None  # the one pass it is asked in: a swept plug-in's value (None: every pass)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,21 +110,22 @@ class Case:
         cites = arm.memory.recall(question, options.k)
         return arm.read(question, cites, sure(self.vocab, question, cites), self.vocab, options)
 
-    def ask(self, options: Options, pool: Executor | None = None) -> dict[str, list[Record]]:
-        """Every question of this conversation put to every arm.
+    def ask(self, options: Options, pool: Executor | None = None, at: int = 0) -> dict[str, list[Record]]:
+        """Every question of this conversation put to every arm (of pass ``at``: see ``Arm.at``).
 
         With ``pool``, every read of a remote arm is submitted first, so those
         reads run at once while the other arms read; the records are the same,
         in question order, whatever order the reads finish in.
         """
+        arms = [arm for arm in self.arms if arm.at is None or arm.at == at]
         pending = [
             [pool.submit(arm.read, q.text, cites, confidence, self.vocab, options)
              for q, (cites, confidence) in zip(self.sample.questions, self.recall(arm.memory, options.k, pool))]
             if pool is not None and arm.remote else None
-            for arm in self.arms
+            for arm in arms
         ]
         out: dict[str, list[Record]] = {}
-        for arm, submitted in zip(self.arms, pending):
+        for arm, submitted in zip(arms, pending):
             if arm.answerer is not None:
                 out[arm.name] = self.answered(arm, options, pool)
                 continue
@@ -208,6 +211,7 @@ def build(
     derive: bool = True,
     coref: bool = False,
     retries: int = 0,
+    sweep: str | None = None,
 ) -> list[Case]:
     """Build every conversation's vocabulary, memories and arms.
 
@@ -216,9 +220,13 @@ def build(
     reader bind third-person pronouns per session (the README's coreference
     experiment, reconstructed: ``talk.third_person``).  ``arm_set`` is an ``-arms``
     value: names of :data:`ARMS` and plug-ins, comma-separated (:func:`choose`); a plug-in's calls are
-    tried ``retries`` more times when they raise (``-retries``).
+    tried ``retries`` more times when they raise (``-retries``).  With ``sweep`` over a plug-in's setting
+    (``names.plugin_sweep``), that plug-in is built once per value, each answering in its own pass.
     """
     parts = choose(arm_set)
+    swept = plugin_sweep(sweep) if sweep else None
+    if swept is not None:
+        swept_part(parts, swept)
     cases: list[Case] = []
     for sample in samples:
         vocab = Vocabulary([t.text for t in sample.turns])
@@ -226,7 +234,7 @@ def build(
         graph = Knowledge(sample, vocab, (NAMING,) if derive else (), coref=coref)
         if blind:
             graph.blind()
-        arms: dict[str, Arm] = {}
+        arms: dict[tuple[str, int | None], Arm] = {}
         mades: dict[str, Plugged | Asked] = {}
         for part in parts:
             if isinstance(part, str) and part in ARMS:
@@ -235,11 +243,15 @@ def build(
                 got = [arm for arm in ARMS[ONE[part]](sample, vocab, vector, graph) if arm.name == part]
             else:
                 plugin, gathered = part
-                if plugin.name not in mades:
-                    mades[plugin.name] = made(plugin, Conversation.of(sample), retries)
-                got = [_plugged(plugin.name, mades[plugin.name], gathered)]
+                variants = [(None, plugin)] if swept is None or not swept_part([part], swept, refuse=False) else [
+                    (i, configured(plugin, ((swept.key, v),), "-sweep")) for i, v in enumerate(swept.values)]
+                got = []
+                for at, variant in variants:
+                    if variant.name not in mades:
+                        mades[variant.name] = made(variant, Conversation.of(sample), retries)
+                    got.append(replace(_plugged(plugin.name, mades[variant.name], gathered), at=at))
             for arm in got:  # an arm two sets share (vector in main and walk) is the same arm: kept once
-                arms.setdefault(arm.name, arm)
+                arms.setdefault((arm.name, arm.at), arm)
         cases.append(Case(sample, vocab, graph, list(arms.values())))
     return cases
 
@@ -276,6 +288,21 @@ def choose(arm_set: str) -> list[str | tuple[Plugin, bool]]:
             raise PluginError(f"-arms {part}: {plugin.name} is an answerer; only a memory is read by a reader")
         parts.append((plugin, gathered))
     return parts
+
+
+def swept_part(parts: Sequence[str | tuple[Plugin, bool]], swept: PluginSweep, refuse: bool = True) -> bool:
+    """Whether ``parts`` hold the plug-in a plug-in sweep names (by its arm's name or as ``-arms`` names it),
+    without that setting of its own; with ``refuse``, ``PluginError`` (one line) when not."""
+    for part in parts:
+        if not isinstance(part, str) and swept.arm in (part[0].name, part[0].name.partition("(")[0],
+                                                        part[0].target):
+            if swept.key in dict(part[0].settings):
+                raise PluginError(f"-sweep {swept.arm}({swept.key}=...): -arms already sets {swept.key}")
+            configured(part[0], ((swept.key, swept.values[0]),), f"-sweep {swept.arm}({swept.key}=...)")
+            return True
+    if refuse:
+        raise PluginError(f"-sweep {swept.arm}({swept.key}=...): no plug-in of -arms is named {swept.arm}")
+    return False
 
 
 def add_model_arms(cases: Sequence[Case], model: Model, closed: bool = False) -> None:
@@ -507,9 +534,11 @@ def sweep(cases: Sequence[Case], options: Options, setting: str, progress: TextI
 
 
 def sweep_table(setting: str, tallies: Sequence[dict[str, Tally]]) -> str:
-    """``sweep``'s table over each value's tally per arm (values in ``STEPS`` order)."""
+    """``sweep``'s table over each value's tally per arm (values in ``STEPS`` order; a plug-in's setting,
+    ``names.plugin_sweep``, headed by its key, in its values' order)."""
     lines: list[str] = []
-    for value, tally in zip(STEPS[setting], tallies):
+    setting, values = steps(setting)
+    for value, tally in zip(values, tallies):
         arms = sorted(tally)
         if not lines:
             lines.append(f"{'':8}" + "".join(f"  {a:>26}" for a in arms))

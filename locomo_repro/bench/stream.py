@@ -32,6 +32,7 @@ from ..read.reader import Options
 from ..score import results as saved
 from ..text.reduce import forget, load_stems
 from . import experiment as bench
+from .names import plugin_sweep, steps
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +53,8 @@ class Settings:
 
     def passes(self) -> list[Options]:
         """The settings each conversation is asked with: one, or one per swept value; then ``also``."""
+        if self.sweep and plugin_sweep(self.sweep):  # a plug-in's setting: the reader's settings every pass
+            return [*[self.options] * len(steps(self.sweep)[1]), *self.also]
         return [*(bench.swept(self.options, self.sweep) if self.sweep else [self.options]), *self.also]
 
 
@@ -94,7 +97,7 @@ def outcome(case: bench.Case, settings: Settings, pool: Executor | None = None) 
     """A built conversation asked every pass (``pool`` asks its remote arms: see ``Case.ask``)."""
     k = case.knowledge
     speaker, known, _ = bench.subjects([case])
-    records = tuple(case.ask(each, pool) for each in settings.passes())
+    records = tuple(case.ask(each, pool, at) for at, each in enumerate(settings.passes()))
     return Outcome(
         sample=case.sample.id,
         sessions=case.sample.sessions,
@@ -123,7 +126,7 @@ def conversation(sample: Sample, settings: Settings) -> Outcome:
     gc.disable()  # the collection below is the one that finds this conversation's cycles
     try:
         (case,) = bench.build([sample], settings.arm_set, settings.blind, derive=settings.derive,
-                              coref=settings.coref, retries=settings.retries)
+                              coref=settings.coref, retries=settings.retries, sweep=settings.sweep)
         if settings.concurrency > 1 and any(getattr(a.memory, "threaded", False) or a.answerer for a in case.arms):
             with Threads(settings.concurrency, "plugin") as pool:
                 done = outcome(case, settings, pool)
@@ -324,8 +327,9 @@ class Report:
         )
         if self.settings.sweep:
             if progress:
-                for value in bench.STEPS[self.settings.sweep]:
-                    print(f"locomo-repro: {self.settings.sweep}={value:g} done", file=progress)
+                label, values = steps(self.settings.sweep)
+                for value in values:
+                    print(f"locomo-repro: {label}={value:g} done", file=progress)
             out.append(bench.sweep_table(self.settings.sweep, self.tallies))
             return "".join(out)
         out.append(f"\n{bench.header(self.settings.options)}\n\n")
@@ -340,7 +344,11 @@ class Report:
         run's ``signature`` name what was run."""
         assert self.sums is not None, "a report made without sums"
         passes = [(asdict(each), tallies) for each, tallies in zip(self.settings.passes(), self.tallies)]
-        return saved.run(settings, sha256, signature, self.settings.sweep, passes, self.sums)
+        sweep = self.settings.sweep
+        plugged = plugin_sweep(sweep) if sweep else None
+        swept = None if sweep is None else (plugged.setting, plugged.values) if plugged else (
+            sweep, [options[sweep] for options, _ in passes])
+        return saved.run(settings, sha256, signature, swept, passes, self.sums)
 
     def predictions(self) -> bytes:
         """The ``-out`` file: every conversation's predictions, as ``dumps`` writes the list (once: the

@@ -201,16 +201,17 @@ def encode(results: Results) -> bytes:
 
 
 def run(
-    settings: Mapping[str, object], sha256: str, signature: str, sweep: str | None,
+    settings: Mapping[str, object], sha256: str, signature: str, sweep: tuple[str, Sequence[float]] | None,
     passes: Sequence[tuple[Mapping[str, float], Mapping[str, Tallied]]],
     conversations: Sequence[tuple[str, Sequence[Mapping[str, Sums]]]],
 ) -> Results:
     """A run's results: ``passes`` its reader settings and each arm's tally per pass (arms in any order: the
-    file keeps them in name order, as the table), ``conversations`` each conversation's sums per pass and arm."""
+    file keeps them in name order, as the table), ``conversations`` each conversation's sums per pass and arm;
+    ``sweep`` the swept setting's name and its value in each pass (None without ``-sweep``)."""
     made = []
     for i, (options, tallies) in enumerate(passes):
         arms = {a: arm(tallies[a], [(sample, each[i][a]) for sample, each in conversations]) for a in sorted(tallies)}
-        swept = None if sweep is None else (sweep, options[sweep])
+        swept = None if sweep is None else (sweep[0], sweep[1][i])
         made.append(Pass(sweep=swept, options={o: options[o] for o in OPTIONS}, arms=arms))
     return Results(sha256=sha256, conversations=tuple(sample for sample, _ in conversations), settings=dict(settings),
                    signature=signature, kit_version=__version__, passes=tuple(made))

@@ -122,7 +122,10 @@ def run(
         fields.append(("limit", str(limit)))
     fields += [("scorer", KIT), ("arms", arms)]
     fields += [("plugin", described) for described in plugins]
+    settings = list(settings)
     fields += [(name, "sweep" if name == sweep else number(value)) for name, value in settings]
+    if sweep and sweep not in dict(settings):  # a plug-in's setting swept: named as -sweep names it
+        fields.append(("sweep", sweep))
     if blind:
         fields.append(("blind", "yes"))
     if not derive:
