@@ -325,6 +325,8 @@ def finish(summary: stream.Report, args: argparse.Namespace, out: TextIO, signed
         write_files(files)
     if args.out and not args.sweep:
         out.write(f"\npredictions: {args.out} ({', '.join(summary.arms)})\n")
+    for note in summary.whole():
+        print(f"{PROG}: note: {note}", file=sys.stderr)
     for name, costs in summary.spent.items():  # measured, so on stderr: never in stdout's bytes
         if failed := sum(cost.failures for cost in costs):
             print(f"{PROG}: note: arm {name}: {failed} calls failed and were tried again (-retries {args.retries})",

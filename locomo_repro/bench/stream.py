@@ -271,6 +271,7 @@ class Report:
         self.spool = tempfile.TemporaryFile() if predictions else None
         self.sums: list[tuple[str, list[dict[str, saved.Sums]]]] | None = [] if sums else None
         self.spent: dict[str, list[Spent]] = {}  # by plug-in, per conversation in dataset order
+        self.sizes: list[tuple[str, int]] = []  # each conversation's turns, in dataset order
 
     def add(self, o: Outcome) -> None:
         """Take one conversation's outcome (the next in dataset order); keep only what the report needs."""
@@ -279,6 +280,7 @@ class Report:
         self.turns += o.built[0]
         self.questions += o.questions
         self.lines.append(bench._build_line(o.sample, o.built, str(o.terms)))
+        self.sizes.append((o.sample, o.built[0]))
         self.totals = [a + b for a, b in zip(self.totals, o.built)]
         if o.bound is not None:
             self.hit, self.said = self.hit + o.bound[0], self.said + o.bound[1]
@@ -304,6 +306,18 @@ class Report:
         if self.spool is not None:
             self.spool.write(b",\n" if self.spool.tell() else b"[\n")
             self.spool.write(encoded(prediction(o.sample, records)))
+
+    def whole(self) -> list[str]:
+        """One note per ``k`` of the run that reaches a conversation's size: there a memory may return every
+        turn, so its evidence is the whole conversation and retrieval measures nothing (for stderr)."""
+        notes = []
+        for k in sorted({each.k for each in self.settings.passes()}):
+            reached = [f"{sample} ({turns} turns)" for sample, turns in self.sizes if turns <= k]
+            if reached:
+                shown = ", ".join(reached[:3]) + (f" and {len(reached) - 3} more" if len(reached) > 3 else "")
+                notes.append(f"k={k} reaches the size of {len(reached)} of {len(self.sizes)} conversations "
+                             f"({shown}): there a memory may return every turn, and retrieval measures nothing")
+        return notes
 
     @property
     def arms(self) -> list[str]:
