@@ -327,7 +327,10 @@ def finish(summary: stream.Report, args: argparse.Namespace, out: TextIO, signed
         out.write(f"\npredictions: {args.out} ({', '.join(summary.arms)})\n")
     for note in summary.whole():
         print(f"{PROG}: note: {note}", file=sys.stderr)
-    for name, costs in summary.spent.items():  # measured, so on stderr: never in stdout's bytes
+    for line in summary.costs():
+        print(f"{PROG}: {line}", file=sys.stderr)
+    failures = {costs[0].of: costs for costs in summary.spent.values()}  # two arms of one plug-in: counted once
+    for name, costs in failures.items():  # measured, so on stderr: never in stdout's bytes
         if failed := sum(cost.failures for cost in costs):
             print(f"{PROG}: note: arm {name}: {failed} calls failed and were tried again (-retries {args.retries})",
                   file=sys.stderr)

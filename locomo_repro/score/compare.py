@@ -89,6 +89,8 @@ class Column:
     file: str
     rows: dict[str, Figures]
     conversations: tuple[tuple[str, results.Sums], ...]
+    evidence: results.Evidence | None = None  # a results file's (version 2), for the cost table
+    cost: results.Cost | None = None
 
 
 def load(path: str) -> results.Results | Predictions:
@@ -128,7 +130,8 @@ def _columns_of_results(got: results.Results, label: str) -> list[Column]:
         for arm, a in p.arms.items():
             rows = {key: Figures(row.n, *((row.f1, row.recall, row.quiet) if row.n else (None, None, None)))
                     for key, row in a.rows.items()}
-            out.append(Column(" ".join([label, *swept, arm]), got.path, rows, a.conversations))
+            out.append(Column(" ".join([label, *swept, arm]), got.path, rows, a.conversations, a.evidence,
+                              got.costs.get(arm)))
     return out
 
 
@@ -246,6 +249,33 @@ def rows(columns: Sequence[Column]) -> list[dict[str, object]]:
     return out
 
 
+#: The cost table's fields, in order: per column, what its arm handed its reader a question, and what it cost
+#: (measured, in seconds; a results file of version 2 has them, other files none).
+COST_FIELDS = ("column", "evidence_turns", "evidence_characters", "evidence_words", "build_seconds", "calls",
+               "p50_seconds", "p95_seconds", "p99_seconds", "failures")
+
+
+def costs(columns: Sequence[Column]) -> list[dict[str, object]]:
+    """Every column's evidence and cost (None where its file has none); no row when no column has any."""
+    if all(c.evidence is None and c.cost is None for c in columns):
+        return []
+    out = []
+    for c in columns:
+        e, m = c.evidence, c.cost
+        out.append(dict(zip(COST_FIELDS, (
+            c.label, *((e.turns, e.characters, e.words) if e else (None,) * 3),
+            *((m.build, m.calls, m.p50, m.p95, m.p99, m.failures) if m else (None,) * 6)))))
+    return out
+
+
+def _cost_cell(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    return str(value)
+
+
 def _cell(value: object, signed: bool) -> str:
     if value is None:
         return ""
@@ -255,11 +285,13 @@ def _cell(value: object, signed: bool) -> str:
 
 
 def render(table: list[dict[str, object]], fmt: str, baseline: str, notes: Sequence[str],
-           files: Sequence[dict[str, str]]) -> str:
-    """The rows in one of ``FORMATS``: markdown and latex rounded to three places, csv and json exact."""
+           files: Sequence[dict[str, str]], spent: Sequence[dict[str, object]] = ()) -> str:
+    """The rows in one of ``FORMATS``: markdown and latex rounded to three places, csv and json exact; with
+    ``spent`` (:func:`costs`), json has them as ``costs`` and markdown and latex a second table of them, four
+    significant digits (csv keeps the one table of figures)."""
     if fmt == "json":
         return jsonio.dumps({"schema": SCHEMA, "version": VERSION, "baseline": baseline, "files": list(files),
-                             "notes": list(notes), "rows": table}, indent=2) + "\n"
+                             "notes": list(notes), "rows": table, "costs": list(spent)}, indent=2) + "\n"
     if fmt == "csv":
         text = io.StringIO()
         writer = csv.writer(text, lineterminator="\n")
@@ -271,8 +303,13 @@ def render(table: list[dict[str, object]], fmt: str, baseline: str, notes: Seque
 
     cells = [[_cell(row[f], f in ("diff", "low", "high")) for f in FIELDS] for row in table]
     align = ["left", "left", "right", "left", *["right"] * 6]
-    return tabulate(cells, headers=list(FIELDS), tablefmt="github" if fmt == "markdown" else "latex_booktabs",
-                    disable_numparse=True, colalign=align) + "\n"
+    style = "github" if fmt == "markdown" else "latex_booktabs"
+    page = tabulate(cells, headers=list(FIELDS), tablefmt=style, disable_numparse=True, colalign=align) + "\n"
+    if spent:
+        cells = [[_cost_cell(row[f]) for f in COST_FIELDS] for row in spent]
+        page += "\n" + tabulate(cells, headers=list(COST_FIELDS), tablefmt=style, disable_numparse=True,
+                                colalign=["left", *["right"] * 9]) + "\n"
+    return page
 
 
 def parser() -> argparse.ArgumentParser:
@@ -319,7 +356,7 @@ def main(argv: Sequence[str] | None = None) -> int:
              "signature": got.signature if isinstance(got, results.Results)
              else str(signature.predictions(path, signature.KIT, sha256=got.sha256))}
             for path, got in zip(args.files, files)]
-    sys.stdout.write(render(table, args.format, columns[0].label, notes, made))
+    sys.stdout.write(render(table, args.format, columns[0].label, notes, made, costs(columns)))
     for line in notes:
         print(f"note: {line}", file=sys.stderr)
     for each in made:
