@@ -37,6 +37,8 @@ from functools import lru_cache
 from importlib.metadata import EntryPoint, entry_points, packages_distributions, version
 from typing import Protocol, runtime_checkable
 
+from datetime import datetime
+
 from ..data.dataset import Sample, Turn
 from ..memory.cite import Cite
 
@@ -61,6 +63,29 @@ class Conversation:
     def of(cls, sample: Sample) -> Conversation:
         """The conversation of a dataset sample, without its questions."""
         return cls(sample.id, sample.speakers, sample.turns)
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    """One session of a conversation as a memory fed session by session gets it (``add(session)``): its
+    number, its date (a ``datetime``, or ``None``) and its turns in order."""
+
+    number: int
+    date: datetime | None
+    turns: tuple[Turn, ...]
+
+
+def sessions(conversation: Conversation) -> list[Session]:
+    """The conversation's sessions in the order their first turns come (each turn in its session, in order)."""
+    grouped: dict[int, list[Turn]] = {}
+    for t in conversation.turns:
+        grouped.setdefault(t.session, []).append(t)
+    return [Session(number, turns[0].date, tuple(turns)) for number, turns in grouped.items()]
+
+
+def fed(factory: object) -> bool:
+    """Whether a factory takes the conversation session by session: a class with an ``add`` method."""
+    return isinstance(factory, type) and callable(getattr(factory, "add", None))
 
 
 @runtime_checkable
@@ -337,6 +362,7 @@ class _Made:
         self.retries = retries
         self.built = built
         self.calls: list[float] = []
+        self.sessions: list[float] = []  # seconds of each add(session), for a memory fed session by session
         self.failures = 0
         self._lock = threading.Lock()
 
@@ -439,22 +465,37 @@ def _short(value: object) -> str:
 def made(plugin: Plugin, conversation: Conversation, retries: int = 0) -> Plugged | Asked:
     """The plug-in's object for one conversation, as a memory or an answerer (:class:`PluginFailure` if the
     factory raises or returns neither); its calls are tried ``retries`` more times when they raise, and the
-    seconds the factory took are its ``built``."""
+    seconds the factory took are its ``built``.
+
+    A factory fed session by session (:func:`fed`) is called with the conversation's id and speakers and no
+    turn, then its ``add`` once per session, in order (:func:`sessions`); ``built`` is then the factory and
+    every ``add``, and the seconds of each ``add`` are the object's ``sessions``."""
+    by_session = fed(plugin.factory)
     started = time.perf_counter()
     try:
-        got = plugin.factory(conversation, **dict(plugin.settings))
+        given = Conversation(conversation.id, conversation.speakers, ()) if by_session else conversation
+        got = plugin.factory(given, **dict(plugin.settings))
     except Exception as err:
         raise PluginFailure(f"arm {plugin.name}, {conversation.id}: {plugin.target}(conversation) raised "
                             f"{type(err).__name__}: {_one_line(str(err))}", stack(err)) from None
+    added = []
+    for session in sessions(conversation) if by_session else ():
+        at = time.perf_counter()
+        try:
+            got.add(session)  # type: ignore[attr-defined]  # fed() saw it
+        except Exception as err:
+            raise PluginFailure(f"arm {plugin.name}, {conversation.id}: add(session {session.number}) raised "
+                                f"{type(err).__name__}: {_one_line(str(err))}", stack(err)) from None
+        added.append(time.perf_counter() - at)
     built = time.perf_counter() - started
     try:
         found = kind(got)
     except ValueError as err:
         raise PluginFailure(f"arm {plugin.name}, {conversation.id}: {plugin.target}(conversation) returned "
                             f"{_short(got)}: {err}") from None
-    if found == "memory":
-        return Plugged(plugin.name, conversation, got, retries, built)
-    if found == "answerer":
-        return Asked(plugin.name, conversation, got, retries, built)
+    if found in KINDS:
+        kept = (Plugged if found == "memory" else Asked)(plugin.name, conversation, got, retries, built)
+        kept.sessions = added
+        return kept
     raise PluginFailure(f"arm {plugin.name}, {conversation.id}: {plugin.target}(conversation) returned "
                         f"{_short(got)}, which has neither recall(question, k) nor answer(question)")

@@ -53,7 +53,7 @@ class Kept:
         kept = {"version": VERSION, "sample": outcome.sample, "sessions": outcome.sessions,
                 "questions": outcome.questions, "built": list(outcome.built), "terms": outcome.terms,
                 "bound": outcome.bound, "subjects": list(outcome.subjects), "records": rows,
-                "spent": {name: [cost.built, list(cost.calls), cost.failures, cost.of]
+                "spent": {name: [cost.built, list(cost.calls), cost.failures, cost.of, list(cost.sessions)]
                           for name, cost in outcome.spent.items()},
                 "evidence": [{arm: list(got) for arm, got in each.items()} for each in outcome.evidence]}
         write_atomic(self.path(outcome.sample), jsonio.dumps(kept).encode())
@@ -72,6 +72,7 @@ def _outcome(kept: dict) -> Outcome:
         terms=kept["terms"], bound=None if kept["bound"] is None else tuple(kept["bound"]),  # type: ignore[arg-type]
         subjects=tuple(kept["subjects"]),  # type: ignore[arg-type]
         records=tuple({arm: [_record(r) for r in rows] for arm, rows in one.items()} for one in kept["records"]),
-        spent={name: Spent(built, tuple(calls), failures, of) for name, (built, calls, failures, of) in kept["spent"].items()},
+        spent={name: Spent(built, tuple(calls), failures, of, tuple(added))
+               for name, (built, calls, failures, of, added) in kept["spent"].items()},
         evidence=tuple({arm: tuple(got) for arm, got in each.items()} for each in kept["evidence"]),  # type: ignore[misc]
     )

@@ -30,6 +30,7 @@ from ..data.stop import Threads, workers
 from ..go.json import dumps
 from ..read.reader import Options
 from ..score import results as saved
+from ..score.metric import in_turn
 from ..text.reduce import forget, load_stems
 from . import experiment as bench
 from .names import plugin_sweep, steps
@@ -80,12 +81,13 @@ class Spent:
     for a built-in arm, the kit's whole build of the conversation, which its arms share), seconds per call
     in the order the calls ended (a memory's ``recall``, an answerer's ``answer``, a model's read), the
     calls that failed and were tried again, and ``of``: the memory or plug-in the calls are of (two arms
-    reading one memory share its calls)."""
+    reading one memory share its calls); for a memory fed session by session, the seconds of each ``add``."""
 
     built: float
     calls: tuple[float, ...]
     failures: int
     of: str
+    sessions: tuple[float, ...] = ()  # seconds of each add(session): a memory fed session by session
 
 
 #: The evidence an arm handed its reader over one conversation: questions with evidence, and the turns,
@@ -101,7 +103,7 @@ def spent(case: bench.Case) -> dict[str, Spent]:
         if arm.name in out:
             continue
         if isinstance(made, (Plugged, Asked)):
-            out[arm.name] = Spent(made.built, tuple(made.calls), made.failures, made.name)
+            out[arm.name] = Spent(made.built, tuple(made.calls), made.failures, made.name, tuple(made.sessions))
         elif arm.remote:
             out[arm.name] = Spent(0.0, tuple(case.timed.get(arm.name, ())), 0, arm.name)
         else:
@@ -371,8 +373,11 @@ class Report:
         lines = []
         for arm in self.arms:
             got = saved.cost(self.spent.get(arm, ()))
-            said = [f"build {_seconds(got.build)} ({_seconds(got.build / max(len(got.conversations), 1))} a "
-                    f"conversation)"]
+            each = f"{_seconds(got.build / max(len(got.conversations), 1))} a conversation"
+            if got.sessions is not None:
+                added = [s for per in got.sessions for s in per]
+                each += f", {_seconds(in_turn(added) / max(len(added), 1))} a session added"
+            said = [f"build {_seconds(got.build)} ({each})"]
             if got.calls:
                 said.append(f"{got.calls} calls, p50 {_seconds(got.p50)}, p95 {_seconds(got.p95)}, "
                             f"p99 {_seconds(got.p99)}")

@@ -122,10 +122,12 @@ class Evidence:
 class Cost:
     """What an arm cost over a run, measured in wall seconds on the machine that ran it: building its memory
     (in all, and per conversation in run order), its calls (how many, in all, and the 50th, 95th and 99th
-    percentiles of one call: None without calls), and the calls that failed and were tried again."""
+    percentiles of one call: None without calls), and the calls that failed and were tried again; for a
+    memory fed session by session, the seconds of each ``add`` per conversation."""
 
     build: float
     conversations: tuple[float, ...]
+    sessions: tuple[tuple[float, ...], ...] | None  # per conversation, each add(session)'s seconds (None: not fed so)
     calls: int
     seconds: float
     p50: float | None
@@ -156,6 +158,9 @@ class Measured(Protocol):
     @property
     def failures(self) -> int: ...
 
+    @property
+    def sessions(self) -> Sequence[float]: ...
+
 
 def percentile(ordered: Sequence[float], q: float) -> float | None:
     """The ``q``-th quantile (0 < q <= 1) of values sorted ascending by the nearest rank: the value at rank
@@ -166,7 +171,9 @@ def percentile(ordered: Sequence[float], q: float) -> float | None:
 def cost(each: Sequence[Measured]) -> Cost:
     """An arm's cost over a run from its cost in each conversation (in run order)."""
     calls = sorted(c for m in each for c in m.calls)
-    return Cost(build=in_turn(m.built for m in each), conversations=tuple(m.built for m in each), calls=len(calls),
+    fed = any(m.sessions for m in each)
+    return Cost(build=in_turn(m.built for m in each), conversations=tuple(m.built for m in each),
+                sessions=tuple(tuple(m.sessions) for m in each) if fed else None, calls=len(calls),
                 seconds=in_turn(calls), p50=percentile(calls, 0.5), p95=percentile(calls, 0.95),
                 p99=percentile(calls, 0.99), failures=sum(m.failures for m in each))
 
@@ -224,7 +231,8 @@ def _evidence(got: Evidence | None) -> dict | None:
 
 
 def _cost(got: Cost) -> dict:
-    return {"build": {"seconds": got.build, "conversations": list(got.conversations)},
+    return {"build": {"seconds": got.build, "conversations": list(got.conversations),
+                      "sessions": None if got.sessions is None else [list(s) for s in got.sessions]},
             "calls": {"n": got.calls, "seconds": got.seconds, "p50": got.p50, "p95": got.p95, "p99": got.p99},
             "failures": got.failures}
 
@@ -433,7 +441,13 @@ def parse(data: object, path: str) -> Results:
         if len(per) != len(conversations) or not all(
                 isinstance(s, (int, float)) and not isinstance(s, bool) for s in per):
             raise r.fail(f"{at} build", "'conversations' is not a number per conversation")
+        added = r.field(build, "sessions", f"{at} build")
+        if added is not None and not (isinstance(added, list) and len(added) == len(conversations) and all(
+                isinstance(s, list) and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in s)
+                for s in added)):
+            raise r.fail(f"{at} build", "'sessions' is neither null nor a list of numbers per conversation")
         costs[arm_name] = Cost(build=r.number(build, "seconds", f"{at} build"), conversations=tuple(per),
+                               sessions=None if added is None else tuple(tuple(s) for s in added),
                                calls=r.count(calls, "n", f"{at} calls"), seconds=r.number(calls, "seconds", f"{at} calls"),
                                p50=r.optional(calls, "p50", f"{at} calls"), p95=r.optional(calls, "p95", f"{at} calls"),
                                p99=r.optional(calls, "p99", f"{at} calls"), failures=r.count(c, "failures", at))
