@@ -268,11 +268,12 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
                 progress.advance(got.questions)
         if kept is not None and kept.read:
             print(f"{PROG}: {kept.read} conversations read back from {args.resume}", file=sys.stderr)
+        signed = drawn(signed, summary.conversations)
         signature.emit(signed)  # once the whole file is read: a bad one is one line
         finish(summary, args, out, signed)
         return 0
     samples = list(chosen(args))
-    signed = run_signature(args, opts, plugins)
+    signed = drawn(run_signature(args, opts, plugins), len(samples))
     signature.emit(signed)
     # The model waits on the endpoint, not on a core: its run is asked from here, with threads (which a
     # Ctrl-C does not wait for: ``stop.Threads``).
@@ -346,6 +347,16 @@ def run_settings_record(args: argparse.Namespace, opts: Options) -> dict[str, ob
                   model=args.model, endpoint=signature.endpoint(args.base) if args.model else None,
                   closed=args.closed)
     return record
+
+
+def drawn(signed: signature.Signature, conversations: int) -> signature.Signature:
+    """A run's signature, naming the Monte Carlo bootstrap its results file's intervals take (its resamples
+    and seed) where it has more conversations than the exact bootstrap enumerates; as it was otherwise."""
+    from .score import stats
+
+    if stats.method(conversations)["method"] == "exact":
+        return signed
+    return signed.plus(stats.signed(conversations))
 
 
 def run_signature(args: argparse.Namespace, opts: Options, plugins: Sequence[Plugin] = ()) -> signature.Signature:

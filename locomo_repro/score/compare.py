@@ -7,8 +7,8 @@ value if any, and the arm.  For every row of the table (each category by its num
 overall) and column the output gives ``n``, ``f1`` (mean score), ``recall`` (mean evidence recall, empty
 where the column has none) and ``quiet`` (share declined), and for every column but the first, ``diff``:
 the column's F1 minus the first column's, question by question and pooled per conversation, with ``low``
-and ``high``, its exact 95% percentile bootstrap interval over conversations (``stats.interval``, the
-paired intervals of ``-stats``).
+and ``high``, its 95% percentile bootstrap interval over conversations (``stats.bootstrap``, the
+paired intervals of ``-stats``: exact up to 12 conversations, a seeded Monte Carlo one past that).
 
 A results file's figures are its own (the run's table); a predictions file's are the kit's metric over
 it as ``official --kit`` computes them, every reply graded as ``-stats`` grades it.
@@ -38,7 +38,7 @@ from ..data import jsonio
 from ..go import flags
 from .predictions import Predictions, PredictionsError, decode, parse, source
 from .shapes import foreign
-from .stats import go_div, grades, interval, unenumerable
+from .stats import RESAMPLES, SEED, bootstrap, grades, method
 
 PROG = "locomo-repro compare"
 
@@ -227,7 +227,6 @@ def setting_notes(files: Sequence[results.Results | Predictions], names: Sequenc
 def rows(columns: Sequence[Column]) -> list[dict[str, object]]:
     """Every row key and column: the figures and, past the first column, the paired F1 difference from it."""
     base = columns[0]
-    blocked = unenumerable(len(base.conversations))
     out: list[dict[str, object]] = []
     for key, _ in results.ROWS:
         for i, column in enumerate(columns):
@@ -237,13 +236,7 @@ def rows(columns: Sequence[Column]) -> list[dict[str, object]]:
                 gaps = [mine[key][1] - theirs[key][1] for (_, mine), (_, theirs) in zip(column.conversations,
                                                                                         base.conversations)]
                 sizes = [float(s[key][0]) for _, s in base.conversations]
-                if blocked is None:
-                    diff, low, high = interval(gaps, sizes)
-                else:
-                    whole = 0.0
-                    for gap in gaps:
-                        whole += gap
-                    diff = go_div(whole, sum(sizes))
+                diff, low, high = bootstrap(gaps, sizes)
             out.append({"category": key, "name": results.name(key), "n": got.n, "column": column.label,
                         "f1": got.f1, "recall": got.recall, "quiet": got.quiet, "diff": diff, "low": low, "high": high})
     return out
@@ -350,8 +343,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(err, file=sys.stderr)
         return 2
     notes = setting_notes(files, names)
-    if blocked := unenumerable(len(columns[0].conversations)):
-        notes.append(f"{blocked}: differences without intervals")
+    if method(n := len(columns[0].conversations))["method"] != "exact":
+        notes.append(f"{n} conversations, too many to enumerate every resample: the intervals are a Monte Carlo "
+                     f"bootstrap of {RESAMPLES:,} resamples, seed {SEED}")
     made = [{"path": path, "kind": "results" if isinstance(got, results.Results) else "predictions",
              "signature": got.signature if isinstance(got, results.Results)
              else str(signature.predictions(path, signature.KIT, sha256=got.sha256))}

@@ -1,11 +1,12 @@
 """Results files: a run's figures per arm and category, for scripts and for ``compare`` (``-json FILE``).
 
-Schema ``locomo-repro/results``, version 1, documented in ``docs/results.md``.  Per pass of the run (one,
+Schema ``locomo-repro/results``, version 2 (version 1 still read), documented in ``docs/results.md``.  Per pass of the run (one,
 or one per swept value with ``-sweep``), per arm and per row of the printed table (each category by its
 number, then ``answerable`` and ``overall``): the questions ``n``, the mean score ``f1``, the mean
 evidence recall ``recall`` (null where no record has one), the share declined ``quiet`` -- each exactly
-the float the table rounds -- and ``f1_interval``, the exact 95% percentile bootstrap interval of the F1
-over conversations that ``-stats`` computes (``stats.interval``).  Per conversation, arm and row it keeps
+the float the table rounds -- and ``f1_interval``, the 95% percentile bootstrap interval of the F1 over
+conversations that ``-stats`` computes (``stats.bootstrap``: exact up to 12 conversations, else seeded
+Monte Carlo).  Per conversation, arm and row it keeps
 the questions and the summed score, in question order, which is what pairs two files question by question
 (``compare``); and it names the dataset (sha256), the settings, the kit's version and the run's signature.
 
@@ -27,7 +28,7 @@ from ..data import jsonio
 from ..data.dataset import ANSWERABLE, CATEGORIES
 from .metric import in_turn
 from .predictions import PredictionsError, _kind, decoded
-from .stats import TAIL, draw_count, interval, unenumerable
+from .stats import TAIL, bootstrap, method
 
 SCHEMA = "locomo-repro/results"
 VERSION = 2
@@ -207,18 +208,17 @@ class Results:
     @property
     def unavailable(self) -> str | None:
         """Why no interval could be taken (None when they were)."""
-        return unenumerable(len(self.conversations))
+        return None if self.conversations else "no conversation to resample"
 
 
 def arm(tally: Tallied, conversations: Sequence[tuple[str, Sums]]) -> Arm:
     """An arm's results from its tally over the run and each conversation's sums (in run order)."""
-    blocked = unenumerable(len(conversations))
     rows = {}
     for key, kinds in ROWS:
         n = tally.count(kinds)
         bounds = None
-        if n and blocked is None:
-            _, low, high = interval([s[key][1] for _, s in conversations], [float(s[key][0]) for _, s in conversations])
+        if n and conversations:
+            _, low, high = bootstrap([s[key][1] for _, s in conversations], [float(s[key][0]) for _, s in conversations])
             bounds = (low, high)
         rows[key] = Row(n=n, f1=tally.mean(kinds), recall=tally.reach(kinds), quiet=tally.quiet_share(kinds),
                         f1_interval=bounds)
@@ -248,8 +248,7 @@ def document(results: Results) -> dict:
         "dataset": {"sha256": results.sha256, "conversations": list(results.conversations)},
         "settings": results.settings,
         "bootstrap": {
-            "over": "conversations", "level": 1 - 2 * TAIL, "resamples": draw_count(n) if n else 0,
-            "unavailable": results.unavailable,
+            "over": "conversations", "level": 1 - 2 * TAIL, **method(n), "unavailable": results.unavailable,
         },
         "passes": [
             {
