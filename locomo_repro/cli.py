@@ -235,15 +235,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     if args.arms == "list":
         out.write(arms_listing())
         return 0
-    from .bench import experiment as bench  # here: --help and -stats need no memory
-
-    # refused before any work; a plug-in read by two readers (bm25, bm25+set) is named once
-    parts = bench.choose(args.arms)
-    plugins = list({part[0].name: part[0] for part in parts if not isinstance(part, str)}.values())
-    if args.sweep and (swept := plugin_sweep(args.sweep)):
-        if args.model:
-            raise UsageError(f"-sweep {args.sweep}: a plug-in's setting is swept without -model")
-        bench.swept_part(parts, swept)
+    plugins = loaded(args)
     reader = model(args)
     outputs = [(flag, path) for flag, path in (("-out", args.out), ("-json", args.json)) if path]
     if args.out and args.sweep:  # the reference ignores -out with -sweep; so does the kit, but says so
@@ -272,6 +264,8 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         signature.emit(signed)  # once the whole file is read: a bad one is one line
         finish(summary, args, out, signed)
         return 0
+    from .bench import experiment as bench
+
     samples = list(chosen(args))
     signed = drawn(run_signature(args, opts, plugins), len(samples))
     signature.emit(signed)
@@ -289,6 +283,20 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     finish(summary, args, out, signed)
     out.write(reader.cost() + "\n")
     return 0
+
+
+def loaded(args: argparse.Namespace) -> list[Plugin]:
+    """The plug-ins ``-arms`` names, loaded and checked before any work (``-sweep`` over a setting of one of
+    them included); a plug-in read by two readers (bm25, bm25+set) is named once."""
+    from .bench import experiment as bench  # here: --help and -stats need no memory
+
+    parts = bench.choose(args.arms)
+    plugins = list({part[0].name: part[0] for part in parts if not isinstance(part, str)}.values())
+    if args.sweep and (swept := plugin_sweep(args.sweep)):
+        if args.model:
+            raise UsageError(f"-sweep {args.sweep}: a plug-in's setting is swept without -model")
+        bench.swept_part(parts, swept)
+    return plugins
 
 
 def run_settings(args: argparse.Namespace, opts: Options) -> stream.Settings:

@@ -283,8 +283,8 @@ def render(table: list[dict[str, object]], fmt: str, baseline: str, notes: Seque
     ``spent`` (:func:`costs`), json has them as ``costs`` and markdown and latex a second table of them, four
     significant digits (csv keeps the one table of figures)."""
     if fmt == "json":
-        return jsonio.dumps({"schema": SCHEMA, "version": VERSION, "baseline": baseline, "files": list(files),
-                             "notes": list(notes), "rows": table, "costs": list(spent)}, indent=2) + "\n"
+        return jsonio.dumps(Compared(table, baseline, list(notes), list(files), list(spent)).document(),
+                            indent=2) + "\n"
     if fmt == "csv":
         text = io.StringIO()
         writer = csv.writer(text, lineterminator="\n")
@@ -322,26 +322,38 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """``locomo-repro compare FILE... [--format F]``: the table on stdout, notes and signatures on stderr;
-    bad input is one line on stderr and exit status 2, with nothing on stdout."""
-    try:
-        args = parser().parse_args(argv)
-        files = [load(path) for path in args.files]
-        names = labels(args.files)
-        columns: list[Column] = []
-        for got, label in zip(files, names):
-            columns += (_columns_of_results(got, label) if isinstance(got, results.Results)
-                        else _columns_of_predictions(got, label))
-        if not columns:
-            raise CompareError(f"{PROG}: no arm in {', '.join(args.files)}")
-        if args.baseline is not None:
-            columns = baseline_first(columns, args.baseline)
-        aligned(files, columns)
-        table = rows(columns)
-    except (CompareError, PredictionsError, results.ResultsError) as err:
-        print(err, file=sys.stderr)
-        return 2
+@dataclass(frozen=True, slots=True)
+class Compared:
+    """Files compared: the rows, the baseline column's label, the notes, each file's path, kind and
+    signature, and each column's evidence and cost (``--format json`` gives them as they are)."""
+
+    rows: list[dict[str, object]]
+    baseline: str
+    notes: list[str]
+    files: list[dict[str, str]]
+    costs: list[dict[str, object]]
+
+    def document(self) -> dict[str, object]:
+        """The ``--format json`` value: schema ``locomo-repro/compare``, version 1."""
+        return {"schema": SCHEMA, "version": VERSION, "baseline": self.baseline, "files": self.files,
+                "notes": self.notes, "rows": self.rows, "costs": self.costs}
+
+
+def compared(paths: Sequence[str], baseline: str | None = None) -> Compared:
+    """Results and predictions files side by side (see the module); ``CompareError``, ``PredictionsError`` or
+    ``ResultsError`` (one line) for files that cannot be compared."""
+    files = [load(path) for path in paths]
+    names = labels(paths)
+    columns: list[Column] = []
+    for got, label in zip(files, names):
+        columns += (_columns_of_results(got, label) if isinstance(got, results.Results)
+                    else _columns_of_predictions(got, label))
+    if not columns:
+        raise CompareError(f"{PROG}: no arm in {', '.join(paths)}")
+    if baseline is not None:
+        columns = baseline_first(columns, baseline)
+    aligned(files, columns)
+    table = rows(columns)
     notes = setting_notes(files, names)
     if method(n := len(columns[0].conversations))["method"] != "exact":
         notes.append(f"{n} conversations, too many to enumerate every resample: the intervals are a Monte Carlo "
@@ -349,10 +361,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     made = [{"path": path, "kind": "results" if isinstance(got, results.Results) else "predictions",
              "signature": got.signature if isinstance(got, results.Results)
              else str(signature.predictions(path, signature.KIT, sha256=got.sha256))}
-            for path, got in zip(args.files, files)]
-    sys.stdout.write(render(table, args.format, columns[0].label, notes, made, costs(columns)))
-    for line in notes:
+            for path, got in zip(paths, files)]
+    return Compared(table, columns[0].label, notes, made, costs(columns))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``locomo-repro compare FILE... [--format F]``: the table on stdout, notes and signatures on stderr;
+    bad input is one line on stderr and exit status 2, with nothing on stdout."""
+    try:
+        args = parser().parse_args(argv)
+        got = compared(args.files, args.baseline)
+    except (CompareError, PredictionsError, results.ResultsError) as err:
+        print(err, file=sys.stderr)
+        return 2
+    sys.stdout.write(render(got.rows, args.format, got.baseline, got.notes, got.files, got.costs))
+    for line in got.notes:
         print(f"note: {line}", file=sys.stderr)
-    for each in made:
+    for each in got.files:
         print(f"signature: {each['signature']}", file=sys.stderr)
     return 0
