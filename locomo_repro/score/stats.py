@@ -49,6 +49,9 @@ MAX_DRAWS = 2_000_000
 RESAMPLES = 10_000
 SEED = 0
 
+#: Resamples drawn at once (the draws are the same as all at once; the memory is a block's).
+BLOCK = 1_000
+
 
 # --- Go's float formatting and arithmetic --------------------------------------------
 
@@ -217,13 +220,16 @@ def monte_carlo(diff: Sequence[float], size: Sequence[float], p: float = TAIL, r
     statistic is accumulated in conversation order as the exact one's; resamples with no question are left
     out.  Returns (point, q=p, q=1−p)."""
     n = len(diff)
-    counts = np.random.default_rng(seed).multinomial(n, np.full(n, 1.0 / n), size=resamples)
+    rng = np.random.default_rng(seed)
     total = np.zeros(resamples)
     questions = np.zeros(resamples)
-    for i, (d, s) in enumerate(zip(diff, size)):
-        column = counts[:, i].astype(np.float64)
-        total += column * d
-        questions += column * s
+    for start in range(0, resamples, BLOCK):  # a block of resamples at a time: memory flat in n
+        block = slice(start, min(start + BLOCK, resamples))
+        counts = rng.multinomial(n, np.full(n, 1.0 / n), size=block.stop - block.start)
+        for i, (d, s) in enumerate(zip(diff, size)):
+            column = counts[:, i].astype(np.float64)
+            total[block] += column * d
+            questions[block] += column * s
     kept = questions != 0
     low, high = quantiles(total[kept] / questions[kept], np.ones(int(kept.sum())), (p, 1 - p))
     whole, asked = 0.0, 0.0
