@@ -280,7 +280,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
                 reads = sum(len(s.questions) for s in samples) * sum(a.remote for a in case.arms)
                 reader.expect(reads * len(settings.passes()))
             summary.add(stream.outcome(case, settings, pool))
-    finish(summary, args, out, signed)
+    finish(summary, args, out, signed, reader)
     out.write(reader.cost() + "\n")
     return 0
 
@@ -316,7 +316,8 @@ def gathered(args: argparse.Namespace, settings: stream.Settings) -> stream.Repo
                          sums=bool(args.json))
 
 
-def finish(summary: stream.Report, args: argparse.Namespace, out: TextIO, signed: signature.Signature) -> None:
+def finish(summary: stream.Report, args: argparse.Namespace, out: TextIO, signed: signature.Signature,
+           reader: Model | None = None) -> None:
     """Print the gathered run and write ``-out`` (not with -sweep, as in the reference) and ``-json``, both
     or neither; ``signed`` is the run's signature, which ``-json`` records."""
     out.write(summary.text(progress=sys.stderr))
@@ -329,6 +330,11 @@ def finish(summary: stream.Report, args: argparse.Namespace, out: TextIO, signed
         opts = summary.settings.options
         made = summary.results(run_settings_record(args, opts), signature.file_sha256(resolve(args.data)),
                                str(signed))
+        if reader is not None:
+            from .score.results import Tokens
+
+            made = replace(made, tokens=Tokens(reader.name, reader.tokens.prompt, reader.tokens.completion,
+                                               reader.tokens.replies))
         files.append((Path(args.json), encode(made)))
     if files:
         write_files(files)
@@ -338,6 +344,10 @@ def finish(summary: stream.Report, args: argparse.Namespace, out: TextIO, signed
         print(f"{PROG}: note: {note}", file=sys.stderr)
     for line in summary.costs():
         print(f"{PROG}: {line}", file=sys.stderr)
+    if reader is not None:
+        t = reader.tokens
+        print(f"{PROG}: model {reader.name}: {t.prompt} prompt and {t.completion} completion tokens, as the endpoint "
+              f"reported them for {t.replies} of its {reader.calls - reader.hits} replies bought", file=sys.stderr)
     failures = {costs[0].of: costs for costs in summary.spent.values()}  # two arms of one plug-in: counted once
     for name, costs in failures.items():  # measured, so on stderr: never in stdout's bytes
         if failed := sum(cost.failures for cost in costs):

@@ -138,6 +138,17 @@ class Cost:
 
 
 @dataclass(frozen=True, slots=True)
+class Tokens:
+    """The tokens a ``-model`` run's endpoint reported for the replies it gave (replies read back from the memo
+    folder cost none): the model, prompt and completion tokens summed, and the replies that said any."""
+
+    model: str
+    prompt: int
+    completion: int
+    replies: int
+
+
+@dataclass(frozen=True, slots=True)
 class Arm:
     """One arm of one pass: its figures per row key, per conversation (in run order) its sums, and the evidence
     it handed its reader (None: it named none, or a version 1 file)."""
@@ -204,6 +215,7 @@ class Results:
     path: str = ""
     costs: dict[str, Cost] = field(default_factory=dict)  # by arm (none in a version 1 file)
     version: int = VERSION
+    tokens: Tokens | None = None  # what the model's endpoint reported (-model), else None
 
     @property
     def unavailable(self) -> str | None:
@@ -274,6 +286,9 @@ def document(results: Results) -> dict:
             for p in results.passes
         ],
         "cost": {arm_name: _cost(got) for arm_name, got in results.costs.items()},
+        "tokens": None if results.tokens is None else {
+            "model": results.tokens.model, "prompt": results.tokens.prompt, "completion": results.tokens.completion,
+            "replies": results.tokens.replies},
     }
 
 
@@ -450,8 +465,11 @@ def parse(data: object, path: str) -> Results:
                                calls=r.count(calls, "n", f"{at} calls"), seconds=r.number(calls, "seconds", f"{at} calls"),
                                p50=r.optional(calls, "p50", f"{at} calls"), p95=r.optional(calls, "p95", f"{at} calls"),
                                p99=r.optional(calls, "p99", f"{at} calls"), failures=r.count(c, "failures", at))
+    said = r.field(data, "tokens", "") if version >= 2 else None
+    tokens = None if said is None else Tokens(model=r.text(said, "model", "tokens"),
+                                              **{k: r.count(said, k, "tokens") for k in ("prompt", "completion", "replies")})
     return Results(sha256=sha256, conversations=tuple(conversations), settings=settings, signature=signature,
-                   kit_version=kit_version, passes=tuple(passes), path=path, costs=costs, version=version)
+                   kit_version=kit_version, passes=tuple(passes), path=path, costs=costs, version=version, tokens=tokens)
 
 
 def read(path: str | Path) -> Results:
