@@ -13,10 +13,16 @@ its questions, answers or evidence).  What it returns is one of two kinds:
   confidence)``.  The reply is taken as given (the floor applies only when a confidence is returned); its
   context is the ids it returns, and with none evidence recall is absent, not 1.
 
-A plug-in is named on the command line as ``MODULE:ATTR`` (``-arms main,mypkg.memory:Mine``) or, once a
-package that declares it in the entry-point group ``locomo_repro.arms`` is installed, by that entry
-point's name (``-arms bm25``).  Its arm is named by the factory's ``name`` attribute, else by ``ATTR``
-(or the entry point's name).
+An object with both says which it is by ``kind = "memory"`` or ``"answerer"`` (:func:`kind`); a memory that
+returns more than ``k`` cites on purpose (the whole conversation) says ``bounded = False``.  A memory class
+that defines ``add(session)`` is fed the conversation session by session (:func:`fed`, :class:`Session`):
+its factory gets no turn, then each session in order, then the questions.
+
+A plug-in is named on the command line as ``MODULE:ATTR`` (``-arms main,mypkg.memory:Mine``, imported
+with the current folder first on the path) or, once a package that declares it in the entry-point group
+``locomo_repro.arms`` is installed, by that entry point's name (``-arms bm25``), either with settings its
+factory takes as keyword arguments (``bm25(k1=1.2,b=0.5)``: :func:`set_up`).  Its arm is named by the
+factory's ``name`` attribute, else by ``ATTR`` (or the entry point's name), followed by its settings.
 """
 
 from __future__ import annotations
