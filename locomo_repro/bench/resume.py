@@ -27,7 +27,7 @@ from typing import Any, TextIO
 from ..data import jsonio
 from ..data.atomic import write_kept
 from . import experiment as bench
-from .stream import Outcome
+from .stream import Outcome, Spent
 
 #: The kept files' schema and the version of their layout.
 SCHEMA = "locomo-repro/kept"
@@ -80,7 +80,10 @@ class Kept:
         kept: dict[str, Any] = {
             "schema": SCHEMA, "version": VERSION, "signature": self.run, "sample": outcome.sample,
             "sessions": outcome.sessions, "questions": outcome.questions, "built": list(outcome.built),
-            "terms": outcome.terms, "bound": outcome.bound, "subjects": list(outcome.subjects), "records": rows}
+            "terms": outcome.terms, "bound": outcome.bound, "subjects": list(outcome.subjects), "records": rows,
+            "spent": {name: [cost.built, list(cost.calls), cost.failures, cost.of, list(cost.sessions)]
+                      for name, cost in outcome.spent.items()},
+            "evidence": [{arm: list(got) for arm, got in each.items()} for each in outcome.evidence]}
         kept["sha256"] = _digest(kept)
         write_kept(self.path(outcome.sample), jsonio.dumps(kept).encode())
 
@@ -145,7 +148,30 @@ def _outcome(kept: object, run: str, sample: str, passes: int) -> Outcome:
             if type(rows) is not list or len(rows) != kept["questions"]:
                 raise _Bad("an arm's records are not one per question")
             done[-1][arm] = [_record(r, sample) for r in rows]
+    spent, evidence = kept.get("spent"), kept.get("evidence")
+    if type(spent) is not dict or not all(_spent(cost) for cost in spent.values()):
+        raise _Bad("its costs are not of the kept types")
+    if type(evidence) is not list or len(evidence) != passes or not all(
+            type(each) is dict and all(_ints(got, 4) for got in each.values()) for each in evidence):
+        raise _Bad(f"not {passes} passes of evidence sizes")
     return Outcome(sample=sample, sessions=kept["sessions"], questions=kept["questions"],
                    built=tuple(kept["built"]),  # type: ignore[arg-type]
                    terms=kept["terms"], bound=None if bound is None else (bound[0], bound[1]),
-                   subjects=(kept["subjects"][0], kept["subjects"][1]), records=tuple(done))
+                   subjects=(kept["subjects"][0], kept["subjects"][1]), records=tuple(done),
+                   spent={name: Spent(built, tuple(calls), failures, of, tuple(added))
+                          for name, (built, calls, failures, of, added) in spent.items()},
+                   evidence=tuple({arm: (got[0], got[1], got[2], got[3]) for arm, got in each.items()}
+                                  for each in evidence))
+
+
+def _spent(cost: object) -> bool:
+    """Whether a kept cost is ``[built, calls, failures, of, sessions]`` of the types ``stream.Spent`` has."""
+    if type(cost) is not list or len(cost) != 5:
+        return False
+    built, calls, failures, of, added = cost
+    return (_seconds(built) and type(calls) is list and all(_seconds(c) for c in calls) and _is_int(failures)
+            and type(of) is str and type(added) is list and all(_seconds(a) for a in added))
+
+
+def _seconds(value: object) -> bool:
+    return _number(value) and value >= 0  # type: ignore[operator]

@@ -105,19 +105,44 @@ def pause(error: BaseException, attempt: int) -> float:
     return min(FIRST_PAUSE * 2 ** (attempt - 1), LONGEST_PAUSE)
 
 
+class Tokens:
+    """The tokens an endpoint reported for the replies it gave (the ``usage`` of each chat completion):
+    prompt and completion tokens summed, and how many replies said any.  Threads may add at once."""
+
+    def __init__(self) -> None:
+        self.prompt = self.completion = self.replies = 0
+        self._lock = threading.Lock()
+
+    def add(self, response: object) -> None:
+        """Count one reply's ``usage``, where it has whole numbers of tokens (else nothing)."""
+        usage = response.get("usage") if isinstance(response, dict) else None
+        prompt = usage.get("prompt_tokens") if isinstance(usage, dict) else None
+        completion = usage.get("completion_tokens") if isinstance(usage, dict) else None
+        if all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in (prompt, completion)):
+            with self._lock:
+                self.prompt += prompt  # type: ignore[operator]
+                self.completion += completion  # type: ignore[operator]
+                self.replies += 1
+
+
 def chat_completer(
-    client: ChatClient, attempts: int = ATTEMPTS, sleep: Callable[[float], object] = stop.pause
+    client: ChatClient, attempts: int = ATTEMPTS, sleep: Callable[[float], object] = stop.pause,
+    tokens: Tokens | None = None,
 ) -> Complete:
     """A ``Complete`` over a chat client: one user turn, temperature 0, the reply cap.
 
     A timeout, a lost connection or a transient status is tried again; any
     other status or an unreadable reply fails at once (the reference's rule);
-    the pause is ``pause``'s, slept with ``sleep`` (``stop.pause``: it ends when the run is interrupted).
+    the pause is ``pause``'s, slept with ``sleep`` (``stop.pause``: it ends when the run is interrupted);
+    each reply's reported tokens are added to ``tokens``.
     """
 
     def once(prompt: str) -> str:
         try:
-            return client.complete(user_message(prompt), temperature=0, max_tokens=REPLY_CAP).content
+            reply = client.complete(user_message(prompt), temperature=0, max_tokens=REPLY_CAP)
+            if tokens is not None:
+                tokens.add(reply.raw)
+            return reply.content
         except ChatHTTPError as error:
             if error.status in TRANSIENT:
                 raise
@@ -316,9 +341,10 @@ class Model:
     """
 
     def __init__(self, name: str, memo: Memo, errors: TextIO | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, tokens: Tokens | None = None) -> None:
         self.name = name
         self.memo = memo
+        self.tokens = tokens if tokens is not None else Tokens()  # what the endpoint reported of its replies
         self._errors = errors
         self.calls = 0
         self.fails = 0
@@ -394,8 +420,9 @@ def open_model(
 ) -> Model:
     """The model a run reads with: a chat endpoint behind a memo folder (``NewModel``)."""
     client = ChatClient(model=name, base_url=base_url, api_key=key, timeout=timeout)
-    memoised = Memo(chat_completer(client, attempts, sleep), memo, name, errors)
-    return Model(name, memoised, errors)
+    tokens = Tokens()
+    memoised = Memo(chat_completer(client, attempts, sleep, tokens), memo, name, errors)
+    return Model(name, memoised, errors, tokens=tokens)
 
 
 #: What the endpoint check asks: one word back, so that the check costs next to nothing.
