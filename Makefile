@@ -15,10 +15,10 @@ test:           ## the whole test suite, every published claim included
 	$(PY) -m tox
 
 bench:          ## the speed table (CPU, wall, peak memory) and the proof's (tests, claims, report); VS="reference command" adds it, alternating, and ratios
-	$(PY) -m locomo_repro bench --runs 5 --proof-runs 1 --vs "$(VS)"
+	$(PY) -m locomo_repro bench --runs 5 --proof-runs 1 --judge-runs 1 --vs "$(VS)"
 
 bench-readme:   ## the same, also written into docs/speed.md
-	$(PY) -m locomo_repro bench --runs 5 --proof-runs 1 --vs "$(VS)" --readme docs/speed.md
+	$(PY) -m locomo_repro bench --runs 5 --proof-runs 1 --judge-runs 1 --vs "$(VS)" --readme docs/speed.md
 
 sweeps:         ## every sweep of the README
 	for s in k floor span band parts; do $(PY) -m locomo_repro -sweep $$s; done

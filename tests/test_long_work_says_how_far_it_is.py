@@ -36,6 +36,18 @@ def test_a_short_run_says_nothing_and_an_unknown_total_is_counted_alone():
     assert out.getvalue() == "locomo-repro: judge: 3 done, 0.1 a second\n"
 
 
+def test_with_eta_a_line_says_the_time_left_at_the_rate_so_far():
+    ticks = iter([0.0, 10.0, 20.0])
+    out = io.StringIO()
+    with Progress("judge mem0", 8, out, clock=lambda: next(ticks), verb="judged", eta=True) as progress:
+        progress.advance(2)  # 2 in 10 s: 6 left at 0.2 a second
+        progress.advance(2)
+    assert out.getvalue().splitlines() == [
+        "locomo-repro: judge mem0: 2/8 judged, 0.2 a second, about 30 s left",
+        "locomo-repro: judge mem0: 4/8 judged, 0.2 a second, about 20 s left",
+    ]
+
+
 def test_on_a_terminal_a_bar_is_drawn_and_taken_away():
     out = Terminal()
     with Progress("conversations", 2, out) as progress:

@@ -13,13 +13,15 @@ prints a Markdown table of medians; with ``--vs CMD`` the reference command
 by run, and the table gives the ratios; ``--proof-runs N`` adds a table of
 the commands that check every published number (the main test lane, the
 claims, the report, ``pytest -k reach``), each run N times from the kit's
-checkout, whole process tree; ``--readme FILE`` writes the tables between the
-file's ``<!-- bench -->`` and ``<!-- /bench -->`` lines.
+checkout, whole process tree; ``--judge-runs N`` adds the judge's row (``judge run`` over 1,540 replies
+twice, ``-concurrency 32``, against a loopback judge answering in 200 ms, with the ideal wall time beside it);
+``--readme FILE`` writes the tables between the file's ``<!-- bench -->`` and ``<!-- /bench -->`` lines.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shlex
@@ -28,9 +30,11 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import cast
 
@@ -56,6 +60,8 @@ PROOF: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("`locomo-repro report`", ("-m", "locomo_repro", "report", "-o", "{out}/report.html")),
     ("`pytest -k reach`", ("-m", "pytest", "-q", "-k", "reach")),
 )
+#: The judge's row: replies judged, repeats, the loopback judge's answering time (s), requests at once.
+JUDGE_REPLIES, JUDGE_REPEATS, JUDGE_DELAY, JUDGE_CONCURRENCY = 1540, 2, 0.2, 32
 #: The lines around the table in the README.
 BEGIN, END = "<!-- bench -->", "<!-- /bench -->"
 
@@ -148,6 +154,62 @@ def proof(runs: int) -> list[Row]:
     return out
 
 
+@contextlib.contextmanager
+def slow_judge(delay: float) -> Iterator[str]:
+    """A chat-completions endpoint on 127.0.0.1 (its base URL) that answers every request ``{"label":
+    "CORRECT"}`` after ``delay`` seconds, a thread per request, for as long as the block runs."""
+    reply = json.dumps({"choices": [{"index": 0, "message": {"role": "assistant", "content": '{"label": "CORRECT"}'}}]})
+
+    class Judge(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            time.sleep(delay)
+            body = reply.encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    class Server(ThreadingHTTPServer):
+        request_queue_size = 4 * JUDGE_CONCURRENCY  # every request at once waits in the queue, none refused
+        daemon_threads = True
+
+    server = Server(("127.0.0.1", 0), Judge)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/v1"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def judge_ideal() -> float:
+    """The judge row's ideal wall time: every judgement's answering time, ``JUDGE_CONCURRENCY`` at once."""
+    return JUDGE_REPLIES * JUDGE_REPEATS * JUDGE_DELAY / JUDGE_CONCURRENCY
+
+
+def judged(runs: int) -> Row:
+    """``judge run`` over ``JUDGE_REPLIES`` replies (ten conversations, one arm, a template of the bench's own)
+    ``JUDGE_REPEATS`` times against :func:`slow_judge`, measured ``runs`` times, each with a memo folder of
+    its own (a second run would ask nothing)."""
+    qa = [{"question": f"Question {i}?", "answer": f"gold {i}", "category": 1 + i % 4, "evidence": [],
+           "bench_prediction": f"reply {i}"} for i in range(JUDGE_REPLIES)]
+    per = -(-JUDGE_REPLIES // 10)
+    with tempfile.TemporaryDirectory() as folder, slow_judge(JUDGE_DELAY) as base:
+        answers, template = Path(folder) / "answers.json", Path(folder) / "judge.txt"
+        answers.write_text(json.dumps([{"sample_id": f"conv-{c}", "qa": qa[c * per:(c + 1) * per]} for c in range(10)]))
+        template.write_text("Q: {question}\nGOLD: {gold_answer}\nGEN: {generated_answer}\n")
+        kit = [measure(["judge", "run", str(answers), "-prompt", str(template), "-model", "bench", "-base", base,
+                        "-o", f"{folder}/judged.json", "-memo", f"{folder}/memo-{run}", "-repeats", str(JUDGE_REPEATS),
+                        "-concurrency", str(JUDGE_CONCURRENCY)]) for run in range(runs)]
+    return Row(f"`judge run`: {JUDGE_REPLIES * JUDGE_REPEATS:,} judgements, {JUDGE_DELAY * 1000:.0f} ms each, "
+               f"`-concurrency {JUDGE_CONCURRENCY}` (ideal {judge_ideal():.2f} s)", kit, [])
+
+
 def markdown(measured: Sequence[Row], runs: int, vs: Sequence[str]) -> str:
     """The speed table: medians per row, and with a reference the kit's share of its CPU and wall time."""
     med = statistics.median
@@ -205,6 +267,8 @@ def parser() -> goflags.Parser:
     p.add_argument("--proof-runs", type=int, default=0, metavar="N",
                    help="with no flags: also run the main test lane, the claims, the report and pytest -k reach "
                         "N times each, from the kit's checkout (the current folder)")
+    p.add_argument("--judge-runs", type=int, default=0, metavar="N",
+                   help="with no flags: also run judge run against a loopback judge answering in 200 ms N times")
     p.add_argument("flags", nargs=argparse.REMAINDER,
                    help="flags for locomo-repro, after --; none: the speed table's rows")
     return p
@@ -213,9 +277,10 @@ def parser() -> goflags.Parser:
 def main(argv: Sequence[str] | None = None) -> int:
     p = parser()
     args = p.parse(argv)
-    if args.runs < 1 or args.proof_runs < 0:
+    if args.runs < 1 or args.proof_runs < 0 or args.judge_runs < 0:
         which = f"--runs must be at least 1, got {args.runs}" if args.runs < 1 else \
-            f"--proof-runs takes a count of 0 or more, got {args.proof_runs}"
+            f"--proof-runs takes a count of 0 or more, got {args.proof_runs}" if args.proof_runs < 0 else \
+            f"--judge-runs takes a count of 0 or more, got {args.judge_runs}"
         print(f"{p.prog}: error: {which}", file=sys.stderr)
         return 2
     flags = [f for f in args.flags if f != "--"]
@@ -239,6 +304,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         text = markdown(rows(args.runs, vs, resolve(), args.only), args.runs, vs)
         if args.proof_runs:
             text += "\nThe proof, from the kit's checkout:\n\n" + markdown(proof(args.proof_runs), args.proof_runs, ())
+        if args.judge_runs:
+            text += "\nThe judge, against a loopback judge:\n\n" + markdown([judged(args.judge_runs)], args.judge_runs, ())
         print(text, end="")
         if args.readme:
             into_readme(args.readme, text)

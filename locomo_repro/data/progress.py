@@ -20,14 +20,17 @@ EVERY = 10.0
 
 class Progress:
     """Work of ``total`` steps (or an unknown number), named ``label``; ``advance`` counts steps, and a line
-    says ``label: done/total <verb>, <note>, <rate> a second``.
+    says ``label: done/total <verb>, <note>, <rate> a second`` (with ``eta``, and ``about <s> s left`` once
+    the total is known).
 
     Threads may call ``advance`` at once.  Use it as a context manager, or call ``close``.
     """
 
     def __init__(self, label: str, total: int | None = None, stream: TextIO | None = None,
-                 clock: Callable[[], float] = time.monotonic, every: float = EVERY, verb: str = "done") -> None:
+                 clock: Callable[[], float] = time.monotonic, every: float = EVERY, verb: str = "done",
+                 eta: bool = False) -> None:
         self.label = label
+        self.eta = eta
         self.verb = verb
         self.total = total
         self.done = 0
@@ -66,7 +69,9 @@ class Progress:
             of = f"/{self.total}" if self.total else ""
             rate = self.done / (now - self._started) if now > self._started else 0.0
             extra = f", {note}" if note else ""
-            print(f"locomo-repro: {self.label}: {self.done}{of} {self.verb}{extra}, {rate:.1f} a second",
+            left = (f", about {(self.total - self.done) / rate:.0f} s left"
+                    if self.eta and self.total and rate > 0 else "")
+            print(f"locomo-repro: {self.label}: {self.done}{of} {self.verb}{extra}, {rate:.1f} a second{left}",
                   file=self._stream, flush=True)
 
     def say(self, text: str) -> None:

@@ -1,41 +1,41 @@
-"""``locomo-repro judge COMMAND``: the judge's subcommands, each carried out by its module's ``main(argv)``."""
+"""Command line: ``locomo-repro judge COMMAND …``, each subcommand carried out by its module's ``main``."""
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import sys
 from collections.abc import Sequence
 
-from ..go import flags
+from ..go.flags import Parser, UsageError
 
 PROG = "locomo-repro judge"
 
-#: Every subcommand of ``locomo-repro judge``: its module and one line of help, in the order ``--help`` lists them.
+#: Every subcommand: the module whose ``parser()`` reads its flags and ``main(argv)`` carries it out, and one
+#: line of help.
 COMMANDS: dict[str, tuple[str, str]] = {
     "stats": ("locomo_repro.judge.stats", "what judged files' verdicts measure: J, repeats, agreement, F1, leniency"),
+    "run": ("locomo_repro.judge.run", "send every reply of predictions files to one judge; write its verdicts"),
 }
 
 
-def parser() -> argparse.ArgumentParser:
-    """The command word and the arguments left to it (``--help`` lists the subcommands)."""
-    listed = "\n".join(f"  {name:<10}{help}" for name, (_, help) in COMMANDS.items())
-    p = flags.Parser(prog=PROG, usage=f"%(prog)s COMMAND [ARGS ...]    ({PROG} COMMAND --help for its flags)",
-                     description=f"LLM-judge verdicts read and measured.\n\ncommands:\n{listed}",
-                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("command", choices=list(COMMANDS), metavar="COMMAND", help=", ".join(COMMANDS))
-    p.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS", help="the command's own")
+def parser() -> Parser:
+    """Every subcommand with its own flags (``--help``; the docs' commands are parsed with it)."""
+    p = Parser(prog=PROG, description="LLM judges: their verdicts read, measured and re-made.")
+    commands = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, (module, help) in COMMANDS.items():
+        commands.add_parser(name, help=help, add_help=False, parents=[importlib.import_module(module).parser()])
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``locomo-repro judge COMMAND ARGS``: the subcommand named first; none or an unknown one is one line, exit 2."""
-    try:
-        args = parser().parse_args(argv)
-    except flags.UsageError as err:
-        print(f"{PROG}: error: {err} (see {PROG} --help)", file=sys.stderr)
-        return 2
-    return importlib.import_module(COMMANDS[args.command][0]).main(args.args)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if not argv or argv[0] not in COMMANDS:
+        try:
+            parser().parse_args(argv[:1])
+        except UsageError as err:
+            print(f"{PROG}: {err} (see {PROG} --help)", file=sys.stderr)
+            return 2
+    return importlib.import_module(COMMANDS[argv[0]][0]).main(argv[1:])
 
 
 if __name__ == "__main__":

@@ -329,7 +329,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = parser().parse_args(argv)
         return flushed(args.run(args))
-    except (Usage, InputError, flags.UsageError) as exc:
+    except (Usage, InputError, judge.PromptError, flags.UsageError) as exc:
         _err(f"error: {exc}")
         return 2
     except (predict.ArmError, judge.JudgeError) as exc:
