@@ -9,6 +9,12 @@ over conversations that ``-stats`` computes (``stats.interval``).  Per conversat
 the questions and the summed score, in question order, which is what pairs two files question by question
 (``compare``); and it names the dataset (sha256), the settings, the kit's version and the run's signature.
 
+A run with ``-judge`` adds an optional member, absent otherwise (a file without it is read as before): the
+judge's facts at the top (``judge``) and per arm its J rows (``Judgement``: per row the questions judged,
+the failed judgements, J and its interval, and how far the judge parts from the F1), with each judged
+question's score per conversation, which is what pairs J in ``compare``.  The figures are made above this
+module (``judge.figures``); this module only keeps and checks them.
+
 The run gives each arm's running tally (``Tallied``: the table's own ``Tally``) and each conversation's
 ``sums``; this module knows nothing of how they were made.
 """
@@ -18,7 +24,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -109,11 +115,41 @@ class Row:
 
 
 @dataclass(frozen=True, slots=True)
+class JudgeRow:
+    """One arm's judge figures on one row: the questions with a verdict ``n``, the failed judgements left out,
+    J (None: no verdict) and its exact 95% bootstrap interval over conversations (None: fewer than two or more
+    than twelve conversations), the ROC AUC of the official F1 for the verdict and the J of the replies whose
+    F1 is 0 and 1 (None where there is nothing to measure)."""
+
+    n: int
+    failed: int
+    j: float | None
+    j_interval: tuple[float, float] | None
+    f1_auc: float | None
+    j_at_f1_0: float | None
+    j_at_f1_1: float | None
+
+
+#: One conversation's judged questions: (index in its ``qa`` list, category, score; None a failed judgement).
+Scores = tuple[tuple[int, int, float | None], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """One arm's judge figures: per row key, and per conversation (in run order) each judged question's score."""
+
+    rows: dict[str, JudgeRow]
+    conversations: tuple[tuple[str, Scores], ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Arm:
-    """One arm of one pass: its figures per row key, and per conversation (in run order) its sums."""
+    """One arm of one pass: its figures per row key, and per conversation (in run order) its sums; with
+    ``-judge``, its judge figures."""
 
     rows: dict[str, Row]
     conversations: tuple[tuple[str, Sums], ...]
+    judge: Judgement | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +175,7 @@ class Results:
     kit_version: str
     passes: tuple[Pass, ...]
     path: str = ""
+    judge: dict[str, object] | None = None
 
     @property
     def unavailable(self) -> str | None:
@@ -161,9 +198,26 @@ def arm(tally: Tallied, conversations: Sequence[tuple[str, Sums]]) -> Arm:
     return Arm(rows=rows, conversations=tuple((sample, dict(s)) for sample, s in conversations))
 
 
+def _pair(bounds: tuple[float, float] | None) -> list[float] | None:
+    return None if bounds is None else list(bounds)
+
+
+def judgement(j: Judgement) -> dict:
+    """The JSON value of an arm's judge figures (``…arms.<arm>.judge``)."""
+    return {
+        "rows": {key: {"name": name(key), "n": row.n, "failed": row.failed, "j": row.j,
+                       "j_interval": _pair(row.j_interval), "f1_auc": row.f1_auc, "j_at_f1_0": row.j_at_f1_0,
+                       "j_at_f1_1": row.j_at_f1_1} for key, row in j.rows.items()},
+        "conversations": [{"sample": sample, "qa": [q for q, _, _ in each], "categories": [c for _, c, _ in each],
+                           "scores": [s for _, _, s in each]} for sample, each in j.conversations],
+    }
+
+
 def document(results: Results) -> dict:
-    """The JSON value of a results file (schema ``locomo-repro/results``, version 1)."""
+    """The JSON value of a results file (schema ``locomo-repro/results``, version 1; the judge's members only
+    where the run had a judge)."""
     n = len(results.conversations)
+    judged = {} if results.judge is None else {"judge": results.judge}
     return {
         "schema": SCHEMA,
         "version": VERSION,
@@ -175,6 +229,7 @@ def document(results: Results) -> dict:
             "over": "conversations", "level": 1 - 2 * TAIL, "resamples": draw_count(n) if n else 0,
             "unavailable": results.unavailable,
         },
+        **judged,
         "passes": [
             {
                 "sweep": None if p.sweep is None else {"setting": p.sweep[0], "value": p.sweep[1]},
@@ -191,6 +246,7 @@ def document(results: Results) -> dict:
                             {"sample": sample, "rows": {key: {"n": n, "score": score} for key, (n, score) in s.items()}}
                             for sample, s in a.conversations
                         ],
+                        **({} if a.judge is None else {"judge": judgement(a.judge)}),
                     }
                     for arm_name, a in p.arms.items()
                 },
@@ -219,6 +275,14 @@ def run(
         made.append(Pass(sweep=swept, options={o: options[o] for o in OPTIONS}, arms=arms))
     return Results(sha256=sha256, conversations=tuple(sample for sample, _ in conversations), settings=dict(settings),
                    signature=signature, kit_version=__version__, passes=tuple(made))
+
+
+def judged(results: Results, facts: dict[str, object], arms: Mapping[str, Judgement]) -> Results:
+    """A run's results with its judge's ``facts`` and each arm's judge figures (a run of one pass: ``-judge``
+    is refused with ``-sweep``)."""
+    (only,) = results.passes
+    marked = {name: replace(a, judge=arms.get(name)) for name, a in only.arms.items()}
+    return replace(results, judge=dict(facts), passes=(replace(only, arms=marked),))
 
 
 # --- reading a results file back ----------------------------------------------------------------------------
@@ -315,13 +379,9 @@ def parse(data: object, path: str) -> Results:
             rows = {}
             for key, row in r.rows(a, "rows", at).items():
                 cell = f"{at} row {key}"
-                bounds = r.field(row, "f1_interval", cell)
-                if bounds is not None and not (isinstance(bounds, list) and len(bounds) == 2 and all(
-                        isinstance(b, (int, float)) and not isinstance(b, bool) for b in bounds)):
-                    raise r.fail(cell, "'f1_interval' is neither null nor two numbers")
                 rows[key] = Row(n=r.count(row, "n", cell), f1=r.number(row, "f1", cell),
                                 recall=r.optional(row, "recall", cell), quiet=r.number(row, "quiet", cell),
-                                f1_interval=None if bounds is None else (float(bounds[0]), float(bounds[1])))
+                                f1_interval=_bounds(r, row, "f1_interval", cell))
             each = []
             for j, c in enumerate(r.listed(a, "conversations", at)):
                 place = f"{at} conversations[{j}]"
@@ -331,10 +391,48 @@ def parse(data: object, path: str) -> Results:
                 each.append((sample, kept))
             if [sample for sample, _ in each] != conversations:
                 raise r.fail(at, "its conversations are not the dataset's conversations in order")
-            arms[arm_name] = Arm(rows=rows, conversations=tuple(each))
+            mark = a.get("judge") if isinstance(a, dict) else None
+            arms[arm_name] = Arm(rows=rows, conversations=tuple(each),
+                                 judge=None if mark is None else _judgement(r, mark, f"{at} judge", conversations))
         passes.append(Pass(sweep=swept, options=options, arms=arms))
+    facts = data.get("judge") if isinstance(data, dict) else None
+    if facts is not None and not isinstance(facts, dict):
+        raise r.fail("", f"'judge' is {_kind(facts)}, not an object")
     return Results(sha256=sha256, conversations=tuple(conversations), settings=settings, signature=signature,
-                   kit_version=kit_version, passes=tuple(passes), path=path)
+                   kit_version=kit_version, passes=tuple(passes), path=path, judge=facts)
+
+
+def _bounds(r: _Reader, row: object, key: str, where: str) -> tuple[float, float] | None:
+    bounds = r.field(row, key, where)
+    if bounds is not None and not (isinstance(bounds, list) and len(bounds) == 2 and all(
+            isinstance(b, (int, float)) and not isinstance(b, bool) for b in bounds)):
+        raise r.fail(where, f"{key!r} is neither null nor two numbers")
+    return None if bounds is None else (float(bounds[0]), float(bounds[1]))
+
+
+def _judgement(r: _Reader, obj: object, at: str, conversations: list) -> Judgement:
+    """An arm's judge figures checked (``…arms.<arm>.judge``)."""
+    rows = {}
+    for key, row in r.rows(obj, "rows", at).items():
+        cell = f"{at} row {key}"
+        rows[key] = JudgeRow(n=r.count(row, "n", cell), failed=r.count(row, "failed", cell), j=r.optional(row, "j", cell),
+                             j_interval=_bounds(r, row, "j_interval", cell), f1_auc=r.optional(row, "f1_auc", cell),
+                             j_at_f1_0=r.optional(row, "j_at_f1_0", cell), j_at_f1_1=r.optional(row, "j_at_f1_1", cell))
+    each = []
+    for i, c in enumerate(r.listed(obj, "conversations", at)):
+        place = f"{at} conversations[{i}]"
+        qa, kinds, scores = (r.listed(c, name, place) for name in ("qa", "categories", "scores"))
+        if len(qa) != len(kinds) or len(qa) != len(scores):
+            raise r.fail(place, "'qa', 'categories' and 'scores' are not of one length")
+        for j, (q, kind, mark) in enumerate(zip(qa, kinds, scores)):
+            if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in (q, kind)) or not (
+                    mark is None or (isinstance(mark, (int, float)) and not isinstance(mark, bool)
+                                     and 0 <= mark <= 1)):
+                raise r.fail(place, f"question {j}: qa and category are counts and score null or in [0, 1]")
+        each.append((r.text(c, "sample", place), tuple(zip(qa, kinds, scores))))
+    if [sample for sample, _ in each] != conversations:
+        raise r.fail(at, "its conversations are not the dataset's conversations in order")
+    return Judgement(rows=rows, conversations=tuple(each))
 
 
 def read(path: str | Path) -> Results:
