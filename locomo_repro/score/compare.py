@@ -49,6 +49,8 @@ FORMATS = ("markdown", "csv", "latex", "json")
 
 #: The output's fields, in order (``--format json`` gives them as keys).
 FIELDS = ("category", "name", "n", "column", "f1", "recall", "quiet", "diff", "low", "high")
+#: The fields added where a column has judge figures (a ``-judge`` run's results file).
+J_FIELDS = ("j_n", "j", "j_diff", "j_low", "j_high")
 
 #: ``--format json``'s schema and version.
 SCHEMA = "locomo-repro/compare"
@@ -92,6 +94,7 @@ class Column:
     file: str
     rows: dict[str, Figures]
     conversations: tuple[tuple[str, results.Sums], ...]
+    judge: results.Judgement | None = None
 
 
 def load(path: str) -> results.Results | Predictions:
@@ -142,7 +145,7 @@ def _columns_of_results(got: results.Results, label: str) -> list[Column]:
         for arm, a in p.arms.items():
             rows = {key: Figures(row.n, *((row.f1, row.recall, row.quiet) if row.n else (None, None, None)))
                     for key, row in a.rows.items()}
-            out.append(Column(" ".join([label, *swept, arm]), got.path, rows, a.conversations))
+            out.append(Column(" ".join([label, *swept, arm]), got.path, rows, a.conversations, a.judge))
     return out
 
 
@@ -224,28 +227,66 @@ def setting_notes(files: Sequence[results.Results | Predictions], names: Sequenc
     return [f"the results files' settings differ: {said}"]
 
 
+def _paired(gaps: Sequence[float], sizes: Sequence[float], blocked: str | None) -> tuple[float | None, ...]:
+    """The pooled paired difference Σ gaps / Σ sizes, with its exact bootstrap interval over conversations
+    (``stats.interval``) unless ``blocked`` says why not."""
+    if blocked is None:
+        return interval(gaps, sizes)
+    whole = 0.0
+    for gap in gaps:
+        whole += gap
+    return go_div(whole, sum(sizes)), None, None
+
+
+def judged_gaps(one: results.Judgement, two: results.Judgement, kinds: Sequence[int]) -> tuple[list[float], list[float]]:
+    """Per conversation (the files' shared order), the summed J difference of ``one`` from ``two`` and the
+    questions of ``kinds`` (every category when empty) both scored, question by question."""
+    gaps, sizes = [], []
+    for (_, mine), (_, theirs) in zip(one.conversations, two.conversations):
+        base = {qa: score for qa, _, score in theirs}
+        pairs = [(score, other) for qa, kind, score in mine
+                 if (not kinds or kind in kinds) and score is not None and (other := base.get(qa)) is not None]
+        gap = 0.0
+        for a, b in pairs:  # added in question order, as a conversation's F1 sums are
+            gap += a - b
+        gaps.append(gap)
+        sizes.append(float(len(pairs)))
+    return gaps, sizes
+
+
+def judged(columns: Sequence[Column]) -> bool:
+    """Whether any column has judge figures (a results file of a ``-judge`` run): J fields are added."""
+    return any(c.judge is not None for c in columns)
+
+
 def rows(columns: Sequence[Column]) -> list[dict[str, object]]:
-    """Every row key and column: the figures and, past the first column, the paired F1 difference from it."""
+    """Every row key and column: the figures and, past the first column, the paired F1 difference from it;
+    where a column has judge figures, its J (``j_n`` questions judged) and, past the first column and where
+    it has them too, the paired J difference over the questions both scored."""
     base = columns[0]
     blocked = unenumerable(len(base.conversations))
+    with_j = judged(columns)
     out: list[dict[str, object]] = []
-    for key, _ in results.ROWS:
+    for key, kinds in results.ROWS:
         for i, column in enumerate(columns):
             got = column.rows[key]
             diff = low = high = None
             if i and got.n:
                 gaps = [mine[key][1] - theirs[key][1] for (_, mine), (_, theirs) in zip(column.conversations,
                                                                                         base.conversations)]
-                sizes = [float(s[key][0]) for _, s in base.conversations]
-                if blocked is None:
-                    diff, low, high = interval(gaps, sizes)
-                else:
-                    whole = 0.0
-                    for gap in gaps:
-                        whole += gap
-                    diff = go_div(whole, sum(sizes))
-            out.append({"category": key, "name": results.name(key), "n": got.n, "column": column.label,
-                        "f1": got.f1, "recall": got.recall, "quiet": got.quiet, "diff": diff, "low": low, "high": high})
+                diff, low, high = _paired(gaps, [float(s[key][0]) for _, s in base.conversations], blocked)
+            row = {"category": key, "name": results.name(key), "n": got.n, "column": column.label,
+                   "f1": got.f1, "recall": got.recall, "quiet": got.quiet, "diff": diff, "low": low, "high": high}
+            if with_j:
+                mark = column.judge.rows[key] if column.judge is not None else None
+                j_diff = j_low = j_high = None
+                if i and column.judge is not None and base.judge is not None:
+                    gaps, sizes = judged_gaps(column.judge, base.judge, kinds)
+                    if sum(sizes):
+                        j_diff, j_low, j_high = _paired(gaps, sizes, blocked)
+                row.update({"j_n": None if mark is None else mark.n, "j": None if mark is None else mark.j,
+                            "j_diff": j_diff, "j_low": j_low, "j_high": j_high})
+            out.append(row)
     return out
 
 
@@ -283,7 +324,9 @@ def render(table: list[dict[str, object]], fmt: str, baseline: str, notes: Seque
            files: Sequence[dict[str, str]]) -> str:
     """The rows in one of ``FORMATS`` (:func:`tabulated`)."""
     head = {"schema": SCHEMA, "version": VERSION, "baseline": baseline, "files": list(files), "notes": list(notes)}
-    return tabulated(table, FIELDS, fmt, head, signed=("diff", "low", "high"), left=("category", "name", "column"))
+    fields = FIELDS + J_FIELDS if table and "j" in table[0] else FIELDS
+    return tabulated(table, fields, fmt, head, signed=("diff", "low", "high", "j_diff", "j_low", "j_high"),
+                     left=("category", "name", "column"))
 
 
 def parser() -> argparse.ArgumentParser:
