@@ -1,4 +1,5 @@
-"""A run's replies judged (``-judge NAME`` on a run) and the judge figures of its arms for the results file.
+"""A run's replies judged (``-judge NAME`` on a run) and the judge figures of its arms for the results file;
+a predictions file's replies paired with a judged file's verdicts (``peers table --judged``, the report).
 
 The run's predictions, as ``-out`` writes them, are sent to one judge by ``judge run``'s machinery (``run``:
 its tasks, memo, retries and threads; no probes, one repeat), and each arm's verdicts are measured by
@@ -53,6 +54,23 @@ class Judging:
             "temperature": temperature, "repeats": 1, "judgements": len(made), "failed": sum(v.failed for v in made),
             "usage": vars(asking.kept)}
         return made, facts
+
+
+def on_replies(file: predictions.Predictions, made: Sequence[Verdict]) -> list[Verdict]:
+    """The verdicts of ``made`` on the file's very replies: of an arm of the file, about one of its questions
+    (conversation id, index), with the reply the file gives (probes and verdicts on other replies left out)."""
+    replies = {(q.sample, q.index, arm): q.predictions[arm].reply for q in file.questions for arm in file.arms}
+    return [v for v in made if replies.get((v.sample_id, v.qa, v.arm)) == v.reply]
+
+
+def own(file: predictions.Predictions, arm: str) -> list[Verdict]:
+    """The file's own verdicts of ``arm`` (``<arm>_judge``, ``score.figures.verdicts``) as verdicts, for the
+    agreement measures."""
+    from ..score.figures import verdicts
+
+    return [Verdict(sample_id=q.sample, qa=q.index, category=q.category, question=str(q.question),
+                    gold=str(predictions.gold(file, q)), reply=q.predictions[arm].reply, arm=arm, label=str(j),
+                    score=float(j), judge="own") for q, j in zip(file.questions, verdicts(file)[arm]) if j is not None]
 
 
 def kinds(key: str) -> tuple[int, ...]:

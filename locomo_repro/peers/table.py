@@ -27,6 +27,7 @@ from collections.abc import Sequence
 
 from ..data.dataset import CATEGORIES
 from ..judge import measures
+from ..judge.figures import on_replies, own
 from ..judge.verdicts import Verdict
 from ..refined.lexical import bleu1 as refined_bleu1
 from ..refined.lexical import token_f1 as refined_f1
@@ -44,23 +45,9 @@ COLUMNS = ("F1", "mem0 F1", "mem0 BLEU-1", "Refined F1", "Refined BLEU-1", "judg
 def rejudged(predictions: Predictions, made: Sequence[Verdict]) -> dict[str, list[float | None]]:
     """Per arm, per question (file order), the score the verdicts ``made`` give its reply (None: no verdict on
     that very reply, or only failed judgements)."""
-    by_key = measures.questions([v for v in made if not measures.is_probe(v.arm)])
-    out: dict[str, list[float | None]] = {}
-    for arm in predictions.arms:
-        row: list[float | None] = []
-        for q in predictions.questions:
-            group = [v for v in by_key.get((q.sample, q.index, arm), []) if v.reply == q.predictions[arm].reply]
-            row.append(measures.score(group))
-        out[arm] = row
-    return out
-
-
-def own(predictions: Predictions, arm: str) -> list[Verdict]:
-    """The file's own verdicts of ``arm`` (``<arm>_judge``) as verdicts, for the agreement measures."""
-    return [Verdict(sample_id=q.sample, qa=q.index, category=q.category, question=str(q.question),
-                    gold=str(gold(predictions, q)), reply=q.predictions[arm].reply, arm=arm, label=str(j),
-                    score=float(j), judge="own") for q, j in zip(predictions.questions, verdicts(predictions)[arm])
-            if j is not None]
+    by_key = measures.questions(on_replies(predictions, made))
+    return {arm: [measures.score(by_key.get((q.sample, q.index, arm), [])) for q in predictions.questions]
+            for arm in predictions.arms}
 
 
 def marks(predictions: Predictions, made: Sequence[Verdict] | None = None) -> dict[str, list[dict[str, float | None]]]:
@@ -144,8 +131,7 @@ def render(predictions: Predictions, made: Sequence[Verdict] | None = None, judg
         lines += ["", f"J ({judged_by}) against the file's own judge, over the questions both judged the same reply",
                   f"{'arm':<{width}}  {'n':>6}  {'agreement':>9}  {'kappa':>7}"]
         for arm in arms:
-            replies = {(q.sample, q.index): q.predictions[arm].reply for q in predictions.questions}
-            again = [v for v in made if v.arm == arm and replies.get((v.sample_id, v.qa)) == v.reply]
+            again = [v for v in on_replies(predictions, made) if v.arm == arm]
             mine = own(predictions, arm)
             said = measures.agreement(again, mine, tuple(CATEGORIES))
             kappa = measures.cohen_kappa(again, mine, tuple(CATEGORIES))
