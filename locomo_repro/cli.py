@@ -412,7 +412,7 @@ COMMANDS: dict[str, Command] = {
     "peers": Command("locomo_repro.peers.__main__", "the peers' pinned files: fetch, import, table, check"),
     "report": Command("locomo_repro.report.cli", "the one-page HTML report (the report extra)"),
     "claims": Command("locomo_repro.claims.report", "the verdict of every published number"),
-    "judge": Command("locomo_repro.judge.__main__", "LLM judges: their verdicts measured (stats), replies re-judged like with like (run)"),
+    "judge": Command("locomo_repro.judge.__main__", "LLM judges: verdicts read and measured (stats), replies re-judged (run)"),
     "refined": Command("locomo_repro.refined.__main__", "LoCoMo-Refined: export, score, judge, predict"),
     "reach": Command("locomo_repro.bench.reach", "evidence reach of one- and two-hop walks of the graph"),
     "golden": Command("locomo_repro.score.golden", "the golden files rebuilt with the official scorer"),
