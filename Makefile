@@ -52,8 +52,8 @@ golden:         ## rebuild golden/ with the official scorer (downloaded once, sh
 golden-check:   ## rebuild the golden files in memory and compare them with the kit's, byte for byte
 	$(PY) -m locomo_repro golden --check
 
-shipped:        ## copy claims.yaml, peers.yaml and golden/ into the package (a test holds the copies identical)
-	rm -rf $(SHIPPED) && mkdir -p $(SHIPPED) && cp -R claims.yaml peers.yaml golden $(SHIPPED)/
+shipped:        ## copy claims*.yaml, peers.yaml and golden/ into the package (a test holds the copies identical)
+	rm -rf $(SHIPPED) && mkdir -p $(SHIPPED) && cp -R claims.yaml claims-audit.yaml claims-plus.yaml peers.yaml golden $(SHIPPED)/
 
 stems:          ## remake the stems shipped for the installed NLTK (every word the published commands stem, and golden's)
 	mkdir -p $(OUT) && $(PY) -m locomo_repro stems > $(OUT)/stems.tsv && mv $(OUT)/stems.tsv locomo_repro/text/stems.tsv

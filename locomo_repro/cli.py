@@ -410,6 +410,7 @@ COMMANDS: dict[str, Command] = {
     "table": Command("locomo_repro.peers.__main__", "an imported file's arms side by side, like with like",
                      ("table",)),
     "peers": Command("locomo_repro.peers.__main__", "the peers' pinned files: fetch, import, table, check"),
+    "plus": Command("locomo_repro.peers.plus_cli", "LoCoMo-Plus: its cognitive items stitched, its run imported"),
     "report": Command("locomo_repro.report.cli", "the one-page HTML report (the report extra)"),
     "claims": Command("locomo_repro.claims.report", "the verdict of every published number"),
     "judge": Command("locomo_repro.judge.__main__", "LLM judges: verdicts read and measured (stats), replies re-judged (run)"),

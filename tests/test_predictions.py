@@ -117,8 +117,8 @@ def test_arms_that_differ_across_questions():
     assert "conv-2 qa[0]: arms b differ" in bad(data)
 
 
-@pytest.mark.parametrize("category", [0, 6, "4", None, True, 4.5, DROP])
-def test_a_category_outside_one_to_five(category):
+@pytest.mark.parametrize("category", [0, 7, "4", None, True, 4.5, DROP])
+def test_a_category_outside_one_to_six(category):
     assert "conv-1 qa[0]: category" in bad([{"sample_id": "conv-1", "qa": [question(category=category)]}])
 
 
@@ -178,5 +178,5 @@ def test_commands_print_one_line_and_exit_2(tmp_path, capsys, command):
     assert command([str(path)]) == 2
     out, err = capsys.readouterr()
     assert out == ""
-    assert err == f"{path}: conv-7 qa[1]: category 9 is not one of 1-5\n"
+    assert err == f"{path}: conv-7 qa[1]: category 9 is not one of 1-6\n"
     assert "Traceback" not in err

@@ -10,7 +10,7 @@ from locomo_repro.claims import default_path
 from locomo_repro.data import shipped
 
 ROOT = Path(__file__).resolve().parents[1]
-TOP = ("claims.yaml", "peers.yaml", "golden")
+TOP = ("claims.yaml", "claims-audit.yaml", "claims-plus.yaml", "peers.yaml", "golden")
 
 
 def files(base: Path) -> dict[str, bytes]:

@@ -12,7 +12,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field, replace
 from typing import Any, TextIO
 
-from ..data.dataset import ANSWERABLE, CATEGORIES, Question, Sample
+from ..data.dataset import ANSWERABLE, CATEGORIES, COGNITIVE, LOCOMO, Question, Sample
 from ..arms.factor import Scoped, Span
 from ..go.strings import to_lower
 from ..arms.graph import NAMING, Knowledge
@@ -463,7 +463,8 @@ def tally_table(tallies: dict[str, Tally]) -> str:
     arms = sorted(tallies)
     lines = [f"{'':<14}" + "".join(f"  {a:>20}" for a in arms)]
     lines.append(f"{'category':<14}{'n':>6}" + f"  {'F1':>6} {'recall':>6} {'quiet':>6}" * len(arms))
-    lines += [_row(name, kinds, [tallies[a] for a in arms]) for name, kinds in ROWS]
+    lines += [_row(name, kinds, [tallies[a] for a in arms]) for name, kinds in ROWS
+              if kinds[:1] in ((), *((k,) for k in LOCOMO)) or tallies[arms[0]].count(kinds)]  # cognitive if asked
     apart = [tallies[a].apart or Tally() for a in arms]
     if any(t.count() for t in apart):  # the questions an answer key holds apart: a row of their own
         lines.append(_row("ambiguous", (), apart))
@@ -476,7 +477,8 @@ def _row(name: str, kinds: Sequence[int], tallies: Sequence[Tally]) -> str:
     for t in tallies:
         reach = t.reach(kinds)
         cell = f"{'-':>6}" if reach is None else f"{reach:6.3f}"
-        row += f"  {t.mean(kinds):6.3f} {cell} {100 * t.quiet_share(kinds):5.0f}%"
+        f1 = f"{'-':>6}" if tuple(kinds) == (COGNITIVE,) else f"{t.mean(kinds):6.3f}"  # no gold answer to score
+        row += f"  {f1} {cell} {100 * t.quiet_share(kinds):5.0f}%"
     return row
 
 
@@ -486,8 +488,10 @@ def show(records: dict[str, list[Record]], n: int) -> str:
     first = records[arms[0]] if arms else []  # a dataset without questions: the headings alone
     out: list[str] = []
     for kind, name in CATEGORIES.items():
-        out.append(f"\n== {name} ==\n")
         picked = [i for i, r in enumerate(first) if r.category == kind][:n]
+        if not picked and kind not in LOCOMO:
+            continue
+        out.append(f"\n== {name} ==\n")
         for i in picked:
             out.append(f"\n  Q {first[i].question}\n  A {first[i].answer}\n")
             out.extend(f"  {a:<11} {records[a][i].score:.2f}  {records[a][i].reply}\n" for a in arms)

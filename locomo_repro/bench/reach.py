@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 from ..go import flags
 from ..memory import kg
-from ..data.dataset import CATEGORIES, DatasetError, Sample, load
+from ..data.dataset import CATEGORIES, LOCOMO, DatasetError, Sample, load
 from ..arms.graph import Knowledge
 from ..memory.terms import Vocabulary
 
@@ -51,7 +51,7 @@ def reach(samples: Sequence[Sample], hops: Sequence[int] = HOPS) -> dict[int, di
 def report(found: dict[int, dict[int, float]], named: bool = False) -> str:
     """One line per category: one-hop and two-hop reach; by bare number in the reference's order, or
     ``named``: by number and official name, in number order."""
-    kinds = sorted(CATEGORIES) if named else list(CATEGORIES)
+    kinds = sorted(LOCOMO) if named else list(LOCOMO)
     return "".join(
         f"category {c}{' ' + CATEGORIES[c] if named else ''}: one hop reaches {found[1][c]:.3f}, "
         f"two {found[2][c]:.3f}\n" for c in kinds

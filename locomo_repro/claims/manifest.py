@@ -20,6 +20,7 @@ import yaml
 
 from ..data import jsonio, shipped
 from . import expr
+from . import publications as _publications  # noqa: F401  registers the other publications' measure kinds
 from .agree import FRACTION, expected, places, precision_step
 from .measures import COLUMNS, KINDS, METRICS, ROWS
 from .numbers import FRACTION_WORDS, NUMBER_WORDS, figure, numbers
@@ -45,12 +46,18 @@ class ManifestError(ValueError):
     """A manifest that does not have the shape of claims.yaml; the message names the entry."""
 
 
-def default_path() -> Path:
-    """claims.yaml: ``$LOCOMO_CLAIMS``, else the kit's own (``data.shipped``), wherever the command runs."""
-    if os.environ.get("LOCOMO_CLAIMS"):
+#: The kit's manifests by the publication they check (``locomo-repro claims --of NAME``): the README of
+#: bench/locomo, locomo-audit's documents, LoCoMo-Plus's README and judge summary.
+MANIFESTS = {"readme": "claims.yaml", "audit": "claims-audit.yaml", "plus": "claims-plus.yaml"}
+
+
+def default_path(of: str = "readme") -> Path:
+    """A manifest of :data:`MANIFESTS`: the README's is ``$LOCOMO_CLAIMS`` when set; each is else the kit's own
+    (``data.shipped``), wherever the command runs."""
+    if of == "readme" and os.environ.get("LOCOMO_CLAIMS"):
         return Path(os.environ["LOCOMO_CLAIMS"])
     try:
-        return shipped.path("claims.yaml")
+        return shipped.path(MANIFESTS[of])
     except shipped.ShippedError as err:
         raise ManifestError(str(err)) from None
 

@@ -38,15 +38,23 @@ TABLE: tuple[Category, ...] = (
     Category(5, "adversarial", "declined", answerable=False),
 )
 
-#: Question categories by the dataset's numbers, in the order tables list them.
-CATEGORIES: dict[int, str] = {c.number: c.name for c in TABLE}
+#: LoCoMo-Plus's sixth category (xjtuleeyf/Locomo-Plus: cue/trigger items stitched into the conversations, judged
+#: correct / partial / wrong, no gold answer): the official scorer has no branch for it.
+COGNITIVE = Category(6, "cognitive", "judged", answerable=False)
+#: LoCoMo's own five categories by number, in table order, as the official scorer grades them.
+OFFICIAL: dict[int, str] = {c.number: c.name for c in TABLE}
+#: LoCoMo's five numbers in table order.  A table lists a category beyond them (cognitive) only where its
+#: questions hold one, so locomo10's tables are the five rows they always were.
+LOCOMO: tuple[int, ...] = tuple(OFFICIAL)
+#: Question categories by the dataset's numbers, in the order tables list them: LoCoMo's five, then cognitive.
+CATEGORIES: dict[int, str] = {**OFFICIAL, COGNITIVE.number: COGNITIVE.name}
 #: Categories whose answer is in the conversation (5 asks about what was never said).
 ANSWERABLE: tuple[int, ...] = tuple(sorted(c.number for c in TABLE if c.answerable))
 
 #: The mappings from category number to name in use, each with where it is written.  A name is compared
 #: after ``spelled`` (lower case, ``-`` and ``_`` as spaces); ``world knowledge`` is memorybench's open domain.
 MAPPINGS: dict[str, tuple[dict[int, str], str]] = {
-    "official": (CATEGORIES, "snap-research/locomo task_eval/evaluation.py and evaluation_stats.py"),
+    "official": (OFFICIAL, "snap-research/locomo task_eval/evaluation.py and evaluation_stats.py"),
     "paper": ({1: "single hop", 2: "multi hop", 3: "temporal", 4: "open domain", 5: "adversarial"},
               "the LoCoMo paper's prose enumeration; supermemoryai/memorybench src/benchmarks/locomo "
               "(4: world-knowledge)"),

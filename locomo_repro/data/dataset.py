@@ -23,7 +23,11 @@ from pathlib import Path
 from ..go.strings import trim_space
 from . import jsonio
 from .categories import ANSWERABLE as ANSWERABLE, CATEGORIES as CATEGORIES  # re-exported: dataset.CATEGORIES
+from .categories import COGNITIVE as _COGNITIVE, LOCOMO as LOCOMO
 from .atomic import write_atomic  # the kit's one writer; callers of dataset.write_atomic use it too
+
+#: LoCoMo-Plus's sixth category's number, never folded into another.
+COGNITIVE = _COGNITIVE.number
 
 #: The pinned copy of the dataset: commit, address, digest and size.
 COMMIT = "3eb6f2c585f5e1699204e3c3bdf7adc5c28cb376"

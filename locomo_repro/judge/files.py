@@ -44,8 +44,8 @@ from ..score.shapes import shape
 from . import verdicts
 from .verdicts import JudgedError, Verdict
 
-#: The categories by number (the one table, ``data.categories``), with LoCoMo-Plus's sixth until that table names it.
-NAMES: dict[int, str] = {**CATEGORIES, 6: "cognitive"}
+#: The categories by number, LoCoMo-Plus's sixth (cognitive) among them.
+NAMES: dict[int, str] = CATEGORIES
 
 #: LoCoMo-Plus's category names, by the dataset's numbers.
 PLUS_CATEGORIES = {"multi-hop": 1, "temporal": 2, "common-sense": 3, "single-hop": 4, "adversarial": 5,

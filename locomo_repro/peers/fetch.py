@@ -4,7 +4,9 @@ The files are their authors' (not the kit's to ship): each is downloaded from ra
 the commit below, its sha256 checked against the pinned sum, and only when every file checks are they
 written, each atomically, under ``peers/`` beside the dataset's cached copy
 (``${XDG_CACHE_HOME:-~/.cache}/locomo-repro/peers``).  A file already there with the right sum is not
-fetched again.  ``LOCOMO_PEERS=DIR`` names a local copy with the same layout instead.
+fetched again.  ``LOCOMO_PEERS=DIR`` names a local copy with the same layout instead.  Other publications'
+files (LoCoMo-Plus: ``peers.plus``) are pinned and fetched the same way, each into its own folder of the cache
+and with its own variable.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import os
 import sys
 import urllib.error
 import urllib.request
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -71,28 +74,32 @@ FILES: tuple[Pinned, ...] = (
 )
 
 
-def cache_dir() -> Path:
-    """Where fetched files are kept: ``peers/`` beside the dataset's cached copy."""
-    return dataset.cache_path().parent / "peers"
+def cache_dir(folder: str = "peers") -> Path:
+    """Where fetched files are kept: ``peers/`` (or another publication's ``folder``) beside the dataset's
+    cached copy."""
+    return dataset.cache_path().parent / folder
 
 
-def root() -> Path:
-    """The peers' files: ``LOCOMO_PEERS`` when set, else the cache."""
-    return Path(os.environ[ENV]) if os.environ.get(ENV) else cache_dir()
+def root(env: str = ENV, folder: str = "peers") -> Path:
+    """The peers' files (or another publication's): its variable (``LOCOMO_PEERS``) when set, else the cache."""
+    return Path(os.environ[env]) if os.environ.get(env) else cache_dir(folder)
 
 
 def _good(path: Path, sha256: str) -> bool:
     return path.is_file() and hashlib.sha256(path.read_bytes()).hexdigest() == sha256
 
 
-def fetch(dest: Path | None = None, *, timeout: float = 60.0) -> Path:
-    """Download every pinned file missing (or wrong) under ``dest`` (default the cache); all verified, then written.
+def fetch(dest: Path | None = None, *, files: Sequence[Pinned] | None = None, env: str = ENV,
+          folder: str = "peers", timeout: float = 60.0) -> Path:
+    """Download every pinned file (``FILES``, or another publication's ``files``) missing or wrong under ``dest``
+    (default the cache's ``folder``); all verified, then written.
 
-    Raises :class:`PeersError` (one line, nothing written) when a download fails or a sum differs.
+    Raises :class:`PeersError` (one line, nothing written, naming ``env`` for a local copy) when a download fails
+    or a sum differs.
     """
-    dest = cache_dir() if dest is None else dest
+    dest = cache_dir(folder) if dest is None else dest
     bodies: dict[Path, bytes] = {}
-    for pinned in FILES:
+    for pinned in FILES if files is None else files:
         target = dest / pinned.local
         if _good(target, pinned.sha256):
             continue
@@ -103,7 +110,7 @@ def fetch(dest: Path | None = None, *, timeout: float = 60.0) -> Path:
         except (urllib.error.URLError, http.client.HTTPException, OSError) as err:
             why = " ".join(str(getattr(err, "reason", None) or err).split())
             raise PeersError(f"{pinned.url}: cannot download ({why}); nothing written; "
-                             f"point {ENV} at a local copy instead") from None
+                             f"point {env} at a local copy instead") from None
         got = hashlib.sha256(body).hexdigest()
         if got != pinned.sha256:
             raise PeersError(f"{pinned.url}: sha256 {got}, expected {pinned.sha256}; nothing written")

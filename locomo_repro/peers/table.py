@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from ..data.dataset import CATEGORIES
+from ..data.dataset import CATEGORIES, LOCOMO
 from ..judge import measures
 from ..judge.figures import on_replies, own
 from ..judge.verdicts import Verdict
@@ -93,7 +93,7 @@ def render(predictions: Predictions, made: Sequence[Verdict] | None = None, judg
     width = max(len(a) for a in arms)
     lines = [f"{predictions.path}: {len(predictions.questions)} questions, {', '.join(arms)}", "",
              f"{'category':<16}{'n':>6}  {'arm':<{width}}" + "".join(f"{c:>16}" for c in columns)]
-    rows = [(f"{k} {CATEGORIES[k]}", (k,)) for k in sorted(CATEGORIES)] + [("overall", tuple(CATEGORIES))]
+    rows = [(f"{k} {CATEGORIES[k]}", (k,)) for k in sorted(LOCOMO)] + [("overall", LOCOMO)]
     for label, kinds in rows:
         picked = [i for i, q in enumerate(predictions.questions) if q.category in kinds]
         if not picked:
@@ -133,8 +133,8 @@ def render(predictions: Predictions, made: Sequence[Verdict] | None = None, judg
         for arm in arms:
             again = [v for v in on_replies(predictions, made) if v.arm == arm]
             mine = own(predictions, arm)
-            said = measures.agreement(again, mine, tuple(CATEGORIES))
-            kappa = measures.cohen_kappa(again, mine, tuple(CATEGORIES))
+            said = measures.agreement(again, mine, LOCOMO)
+            kappa = measures.cohen_kappa(again, mine, LOCOMO)
             if not said.n or said.value is None:
                 lines.append(f"{arm:<{width}}  {0:>6}  {'-':>9}  {'-':>7}")
                 continue

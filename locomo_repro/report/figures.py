@@ -25,7 +25,7 @@ from ..bench import experiment as bench
 from ..bench.floor import Floors
 from ..data import jsonio
 from ..data.progress import Progress
-from ..data.dataset import ANSWERABLE, CATEGORIES
+from ..data.dataset import ANSWERABLE, CATEGORIES, LOCOMO
 from ..judge import measures
 from ..judge.figures import on_replies, own
 from ..judge.measures import Figure
@@ -39,9 +39,9 @@ FLOORS: tuple[float, ...] = tuple(i / 20 for i in range(21))
 #: The rows of the per-category view, categories by number, then answerable and overall:
 #: ``(key, label, categories)``.
 ROWS: tuple[tuple[str, str, tuple[int, ...]], ...] = (
-    *((str(c), f"{c} {CATEGORIES[c]}", (c,)) for c in sorted(CATEGORIES)),
+    *((str(c), f"{c} {CATEGORIES[c]}", (c,)) for c in sorted(LOCOMO)),
     ("answerable", "answerable (1-4)", ANSWERABLE),
-    ("overall", "overall", tuple(sorted(CATEGORIES))),
+    ("overall", "overall", tuple(sorted(LOCOMO))),
 )
 
 

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 
 from ..data.audit import CITATION, CORRUPTING, TYPES, AuditError
-from ..data.dataset import ANSWERABLE, CATEGORIES, DatasetError, Sample, load as load_dataset, resolve
+from ..data.dataset import ANSWERABLE, CATEGORIES, LOCOMO, DatasetError, Sample, load as load_dataset, resolve
 from ..go import flags
 from . import signature
 from .key import AUDITED, Key, found, load
@@ -25,9 +25,9 @@ PROG = "locomo-repro key"
 
 #: The table's rows and the categories each adds up, in the run table's order.
 ROWS: tuple[tuple[str, tuple[int, ...]], ...] = (
-    *((name, (kind,)) for kind, name in CATEGORIES.items()),
+    *((CATEGORIES[kind], (kind,)) for kind in LOCOMO),
     ("answerable", ANSWERABLE),
-    ("overall", tuple(CATEGORIES)),
+    ("overall", LOCOMO),
 )
 
 #: A column's heading per error type: the type's name in lower case, without ``_ERROR``.
@@ -51,7 +51,7 @@ def by_category(key: Key, samples: Sequence[Sample]) -> dict[str, float]:
     """The ceilings by category number (``"1"``…``"5"``) and ``overall`` for the answerable questions (the
     denominator published tables of judge accuracy use)."""
     named = {name: c for name, _, _, _, c in ceilings(key, samples)}
-    return {**{str(k): named[name] for k, name in CATEGORIES.items()}, "overall": named["answerable"]}
+    return {**{str(k): named[CATEGORIES[k]] for k in LOCOMO}, "overall": named["answerable"]}
 
 
 def table(key: Key, samples: Sequence[Sample]) -> str:

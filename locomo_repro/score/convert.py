@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..data import jsonio
-from ..data.dataset import CATEGORIES, Sample
+from ..data.dataset import CATEGORIES, LOCOMO, Sample
 from .formats import PeersError, Reply, Source
 
 _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
@@ -115,7 +115,7 @@ def summary(m: Matched, samples: Sequence[Sample]) -> str:
     """The one stderr line about a system: matched, categories absent, what the file lacks, label notes."""
     total = sum(len(s.questions) for s in samples)
     present = {samples[a].questions[q].category for a, q in m.replies}
-    absent = [f"{k} {CATEGORIES[k]}" for k in sorted(CATEGORIES) if k not in present]
+    absent = [f"{k} {CATEGORIES[k]}" for k in sorted(LOCOMO) if k not in present]
     replies = list(m.replies.values())
     lacks = [what for what, missing in (
         ("contexts", all(r.context is None for r in replies)),

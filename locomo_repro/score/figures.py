@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import math
 
-from ..data.dataset import CATEGORIES
+from ..data.dataset import CATEGORIES, LOCOMO
 from .official import Scorer, blind, scores
 from .predictions import Predictions, PredictionsError, gold
 
 #: The official names of the categories, by number (1 multi hop, 2 temporal, 3 open domain, 4 single hop,
 #: 5 adversarial); other systems' files and tables often use other names for the same numbers.
-NAMES = {k: CATEGORIES[k] for k in sorted(CATEGORIES)}
+NAMES = {k: CATEGORIES[k] for k in sorted(LOCOMO)}
 
 
 def _mean(values: list[float]) -> float | None:

@@ -39,7 +39,7 @@ from pathlib import Path
 from ..data import dataset, jsonio
 
 from ..score import metric
-from ..data.dataset import ANSWERABLE, CATEGORIES
+from ..data.dataset import ANSWERABLE, CATEGORIES, LOCOMO
 from ..score.predictions import Answered, Predictions, gold
 
 COMMIT = "3eb6f2c585f5e1699204e3c3bdf7adc5c28cb376"
@@ -276,9 +276,9 @@ def _qas(predictions: Predictions, questions: Sequence[Answered], arm: str) -> l
 #: in its order: one row per category in table order (4, 1, 2, 3, 5), then
 #: answerable (1, 2, 3, 4) and overall (4, 1, 2, 3, 5).
 ROWS: dict[str, tuple[int, ...]] = {
-    **{name: (kind,) for kind, name in CATEGORIES.items()},
+    **{CATEGORIES[kind]: (kind,) for kind in LOCOMO},
     "answerable": ANSWERABLE,
-    "overall": tuple(CATEGORIES),
+    "overall": LOCOMO,
 }
 
 

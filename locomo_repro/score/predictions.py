@@ -165,7 +165,7 @@ def _question(qa: dict, sample: str, index: int, arms: tuple[str, ...], where: s
     category = qa.get("category")
     # JSON numbers only; a bool is not a category even though Python calls it an int.
     if isinstance(category, bool) or not isinstance(category, (int, float)) or category not in CATEGORIES:
-        raise PredictionsError(f"{where}: category {json.dumps(category)} is not one of 1-5")
+        raise PredictionsError(f"{where}: category {json.dumps(category)} is not one of 1-6")
     evidence = qa.get("evidence", [])
     if not _strings(evidence):
         raise PredictionsError(f"{where}: evidence is not a list of ids")

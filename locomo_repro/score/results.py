@@ -30,7 +30,7 @@ from typing import Any, Protocol
 
 from .. import __version__
 from ..data import jsonio
-from ..data.dataset import ANSWERABLE, CATEGORIES
+from ..data.dataset import ANSWERABLE, CATEGORIES, LOCOMO
 from .predictions import PredictionsError, _kind, decoded
 from .stats import TAIL, draw_count, interval, unenumerable
 
@@ -41,7 +41,7 @@ VERSION = 1
 #: by its number (4, 1, 2, 3, 5), then answerable and overall (every category: ``()``, as the table's tally
 #: takes it).
 ROWS: tuple[tuple[str, tuple[int, ...]], ...] = (
-    *((str(kind), (kind,)) for kind in CATEGORIES),
+    *((str(kind), (kind,)) for kind in LOCOMO),
     ("answerable", ANSWERABLE),
     ("overall", ()),
 )

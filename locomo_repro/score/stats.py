@@ -28,7 +28,7 @@ import numpy as np
 
 from ..go import flags
 from ..data.audit import AuditError
-from ..data.dataset import ANSWERABLE, CATEGORIES, DatasetError
+from ..data.dataset import ANSWERABLE, CATEGORIES, LOCOMO, DatasetError
 from ..score.metric import DECLINE, declined, grade
 from ..score import key, signature
 from ..score.predictions import Answered, Predictions, PredictionsError, gold, parse, read
@@ -221,8 +221,9 @@ def _abstention(questions: Sequence[Answered]) -> list[str]:
             n, total = n + count.get(k, 0), total + score.get(k, 0.0)
         lines.append(f"{name:<14}{n:6d}  {go_f(go_div(total, float(n)), 6, 3)}")
 
-    for kind, name in CATEGORIES.items():  # the reference's ``Kinds`` order: 4, 1, 2, 3, 5
-        row(name, (kind,))
+    for kind, name in CATEGORIES.items():  # the reference's ``Kinds`` order: 4, 1, 2, 3, 5 (then cognitive, if asked)
+        if kind in LOCOMO or kind in count:
+            row(name, (kind,))
     row("answerable", ANSWERABLE)
     row("overall", (ADVERSARIAL, *ANSWERABLE))
     return lines
@@ -383,3 +384,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def wilson(p: float, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """The Wilson score interval of a proportion ``p`` observed over ``n`` trials (95% by default: z the
+    normal's 97.5% quantile): (p + z²/2n ± z √(p(1−p)/n + z²/4n²)) / (1 + z²/n)."""
+    if n <= 0:
+        raise ValueError(f"a Wilson interval needs trials, got n={n}")
+    centre = p + z * z / (2 * n)
+    spread = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return (centre - spread) / (1 + z * z / n), (centre + spread) / (1 + z * z / n)
