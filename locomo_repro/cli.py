@@ -151,7 +151,7 @@ def model(args: argparse.Namespace) -> Model | None:
 
 def judging(args: argparse.Namespace) -> Judging | None:
     """The judge ``-judge`` asks for, read from its source and checked before anything is built (``None``
-    without it): refused with ``-sweep`` (one pass is judged) and with an answer key other than the official."""
+    without it): refused with ``-sweep`` (one pass is judged)."""
     if args.judge is None:
         for name in ("judge_prompt", "judge_model", "judge_base"):
             if getattr(args, name) is not None:
@@ -159,8 +159,6 @@ def judging(args: argparse.Namespace) -> Judging | None:
         return None
     if args.sweep:
         raise UsageError("-judge judges one pass; it is not taken with -sweep")
-    if args.key != "official":
-        raise UsageError("-judge grades against the official answers; it is not taken with -key audited yet")
     if (args.judge == "prompt") != (args.judge_prompt is not None):
         raise UsageError("-judge prompt takes -judge-prompt FILE, and -judge-prompt needs -judge prompt")
     model_name = args.judge_model or args.model
@@ -283,8 +281,11 @@ def finish(summary: stream.Report, args: argparse.Namespace, out: TextIO, signed
         files.append((Path(args.out), replies))
     made: list[Verdict] = []
     facts: dict[str, object] = {}
-    if judge is not None:
-        made, facts = judge.ask(replies, args.out or "the run's replies")
+    if judge is not None:  # shown the gold under the key; the questions it holds apart are not asked
+        apart = frozenset() if answer_key.official else frozenset(
+            (s.id, i) for s in answer_key.each(load_each(args.data, args.only), args.only)
+            for i, q in enumerate(s.questions) if q.held)
+        made, facts = judge.ask(replies, args.out or "the run's replies", apart)
     if args.json:
         from .score.results import encode, judged
 

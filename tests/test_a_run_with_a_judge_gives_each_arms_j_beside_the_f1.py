@@ -17,6 +17,7 @@ import re
 from pathlib import Path
 
 import pytest
+import toy_audit
 from refused import one_line
 from stub_server import Stub, completion
 
@@ -130,6 +131,26 @@ def test_without_a_judge_neither_the_results_file_nor_compare_has_a_j(here, capf
     capfd.readouterr()
     assert cli.main(["compare", str(here / "plain.json"), str(here / "plain.json"), "--format", "csv"]) == 0
     assert capfd.readouterr().out.splitlines()[0] == "category,name,n,column,f1,recall,quiet,diff,low,high"
+
+
+def test_under_the_audited_key_the_judge_sees_the_corrected_gold_and_never_the_held_questions(tmp_path, monkeypatch):
+    # toy_audit: parrot answers "Paris" to all; under the audited key the gold of 0-3 and 6 is "Paris", 4's
+    # "Paris, Rome", and 5 (ambiguous) is held apart; the adversarial 7 is not judged by a template
+    toy_audit.write(tmp_path, monkeypatch)
+    for name in ("HANZO_API_KEY", "OPENAI_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    (tmp_path / "t.txt").write_text(TEMPLATE)
+    monkeypatch.chdir(tmp_path)
+    with Stub(strict) as stub:
+        argv = ["-data", str(tmp_path / "d.json"), "-arms", "toy_plugins:Parrot", "-jobs", "1", "-memo", "",
+                "-key", "audited", "-judge", "prompt", "-judge-prompt", "t.txt", "-judge-model", "m",
+                "-judge-base", stub.base_url, "-json", "r.json"]
+        assert cli.run(cli.parser().parse_args(argv), io.StringIO()) == 0
+        asked = [body["messages"][0]["content"] for body in (r["body"] for r in stub.requests)]
+    assert len(asked) == 6 and not [text for text in asked if "Would Ann like Paris?" in text]
+    assert "GOLD: Paris, Rome" in " ".join(asked) and "GOLD: London" not in " ".join(asked)
+    row = results.read(tmp_path / "r.json").passes[0].arms["parrot"].judge.rows["answerable"]
+    assert (row.n, row.j) == (6, 5 / 6)
 
 
 @pytest.mark.parametrize("extra, said", [

@@ -37,14 +37,16 @@ class Judging:
     concurrency: int
     conversations: dict[str, dict[str, Any]] | None = None
 
-    def ask(self, data: bytes, name: str) -> tuple[list[Verdict], dict[str, object]]:
+    def ask(self, data: bytes, name: str, apart: frozenset[tuple[str, int]] = frozenset()
+            ) -> tuple[list[Verdict], dict[str, object]]:
         """Every reply of the predictions ``data`` (as ``-out`` writes them; ``name`` labels messages) judged
-        once, and the judge's facts for the results file (name, source, model, prompt sha256, endpoint,
+        once but those of the questions held ``apart`` (conversation id, index: the answer key's ambiguous
+        ones), and the judge's facts for the results file (name, source, model, prompt sha256, endpoint,
         temperature, judgements, failed, the tokens the endpoint reported)."""
         read_once = jsonio.Source(name, data)
         file = predictions.parse(predictions.decode(read_once), name, read_once.sha256)
         asking = run.Run(self.judge, Asker(self.client), self.memo, {}, self.judge.optional)
-        work = run.tasks([file], self.judge, False, self.conversations)
+        work = [t for t in run.tasks([file], self.judge, False, self.conversations) if (t.sample_id, t.qa) not in apart]
         with Progress(f"judge {self.judge.name}", len(work), verb="judged", eta=True) as progress:
             made = run.judge_all(asking, work, 1, self.concurrency, progress)
         temperature = asking.request(work[0].item).params.get("temperature") if work else None
