@@ -295,7 +295,7 @@ def finish(summary: stream.Report, args: argparse.Namespace, out: TextIO, signed
         if judge is not None:
             from .judge.figures import by_arm
 
-            got = judged(got, facts, by_arm(made, got.conversations))
+            got = judged(got, facts, by_arm(made, got.conversations, list(got.passes[0].arms)))
         files.append((Path(args.json), encode(got)))
     if files:
         write_files(files)

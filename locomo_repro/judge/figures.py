@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..data import jsonio
-from ..data.categories import ANSWERABLE
+from ..data.categories import LOCOMO
 from ..data.progress import Progress
 from ..read.chat import ChatClient
 from ..score import predictions, results, signature
-from ..score.stats import ADVERSARIAL
+from ..score.figures import verdicts as own_verdicts
 from . import measures as m, prompts, run
 from .ask import Asker
 from .verdicts import Verdict
@@ -68,16 +68,15 @@ def on_replies(file: predictions.Predictions, made: Sequence[Verdict]) -> list[V
 def own(file: predictions.Predictions, arm: str) -> list[Verdict]:
     """The file's own verdicts of ``arm`` (``<arm>_judge``, ``score.figures.verdicts``) as verdicts, for the
     agreement measures."""
-    from ..score.figures import verdicts
-
     return [Verdict(sample_id=q.sample, qa=q.index, category=q.category, question=str(q.question),
                     gold=str(predictions.gold(file, q)), reply=q.predictions[arm].reply, arm=arm, label=str(j),
-                    score=float(j), judge="own") for q, j in zip(file.questions, verdicts(file)[arm]) if j is not None]
+                    score=float(j), judge="own") for q, j in zip(file.questions, own_verdicts(file)[arm])
+            if j is not None]
 
 
 def kinds(key: str) -> tuple[int, ...]:
     """The categories of a results file's row (``results.ROWS``; overall is every official category)."""
-    return dict(results.ROWS)[key] or (*ANSWERABLE, ADVERSARIAL)
+    return dict(results.ROWS)[key] or LOCOMO
 
 
 def judgement(verdicts: Sequence[Verdict], conversations: Sequence[str]) -> results.Judgement:
@@ -97,9 +96,8 @@ def judgement(verdicts: Sequence[Verdict], conversations: Sequence[str]) -> resu
     return results.Judgement(rows=rows, conversations=tuple((s, tuple(sorted(asked[s]))) for s in conversations))
 
 
-def by_arm(verdicts: Sequence[Verdict], conversations: Sequence[str]) -> dict[str, results.Judgement]:
-    """Every arm's judge figures (:func:`judgement`), by arm."""
-    arms: dict[str, list[Verdict]] = {}
-    for v in verdicts:
-        arms.setdefault(v.arm, []).append(v)
-    return {arm: judgement(mine, conversations) for arm, mine in arms.items()}
+def by_arm(verdicts: Sequence[Verdict], conversations: Sequence[str], arms: Sequence[str]
+           ) -> dict[str, results.Judgement]:
+    """The judge figures (:func:`judgement`) of each of ``arms``, by arm (an arm without a verdict has its rows
+    too, with n 0)."""
+    return {arm: judgement([v for v in verdicts if v.arm == arm], conversations) for arm in arms}
