@@ -123,6 +123,24 @@ def test_compare_pairs_j_question_by_question_as_it_pairs_f1(here, capfd):
     assert (single["j_diff"], single["j_low"], single["j_high"]) == pytest.approx((2 / 3, 1 / 2, 1.0))
 
 
+@pytest.mark.parametrize("where, value, said", [
+    (("judge", "conversations", 0, "scores", 0), 2, "question 0: qa and category are counts and score null or in [0, 1]"),
+    (("judge", "conversations", 1, "qa"), [0], "'qa', 'categories' and 'scores' are not of one length"),
+    (("judge", "rows", "4", "j_interval"), [0.5], "'j_interval' is neither null nor two numbers"),
+])
+def test_a_results_file_with_a_bad_judge_member_is_one_line(here, capfd, where, value, said):
+    with Stub(strict) as stub:
+        assert run(here, stub.base_url, "r.json") == 0
+    body = json.loads((here / "r.json").read_text())
+    place = body["passes"][0]["arms"]["parrot"]
+    for step in where[:-1]:
+        place = place[step]
+    place[where[-1]] = value
+    (here / "r.json").write_text(json.dumps(body))
+    capfd.readouterr()
+    one_line(capfd, cli.main(["compare", str(here / "r.json")]), "r.json: passes[0] arm parrot judge", said)
+
+
 def test_without_a_judge_neither_the_results_file_nor_compare_has_a_j(here, capfd):
     assert cli.main(["-data", str(here / "d.json"), "-arms", "toy_plugins:Parrot", "-jobs", "1",
                      "-json", str(here / "plain.json")]) == 0
