@@ -405,6 +405,7 @@ COMMANDS: dict[str, Command] = {
     "stats": Command("locomo_repro.score.stats", "a predictions file read back: abstention, ROC AUCs, bootstrap"),
     "official": Command("locomo_repro.score.crosscheck", "predictions scored with the official evaluation.py"),
     "compare": Command("locomo_repro.score.compare", "results and predictions files side by side, paired"),
+    "leaderboard": Command("locomo_repro.peers.leaderboard", "every public answer file like with like: ranks, ties"),
     "key": Command("locomo_repro.score.ceiling", "the audited answer key: errors and ceilings per category"),
     "categories": Command("locomo_repro.score.mapping", "which category mapping a file of any harness uses"),
     "import": Command("locomo_repro.peers.__main__", "other systems' published answers, converted", ("import",)),

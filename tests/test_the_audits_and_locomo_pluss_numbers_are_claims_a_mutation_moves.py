@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from locomo_repro import claims
-from locomo_repro.claims import sources
+from locomo_repro.peers import sources
 from locomo_repro.claims.manifest import MANIFESTS, default_path
 from locomo_repro.data import dataset
 from locomo_repro.data.audit import CITATION, TYPES

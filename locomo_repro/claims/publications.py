@@ -34,7 +34,7 @@ from ..peers import plus
 from ..score import ceiling, key
 from ..score.formats import PeersError
 from ..score.stats import wilson
-from . import sources
+from ..peers import sources
 from .lab import Lab, NotAtHand
 from .measures import ROWS, kind
 

@@ -251,12 +251,13 @@ def kind(data: object) -> str | None:
     return found if found in ("mem0", "zep", "backboard") else None
 
 
-def read(spec: str, dataset: Callable[[], Sequence[Sample]]) -> Judged:
+def read(spec: str, dataset: Callable[[], Sequence[Sample]], sources: Sequence[jsonio.Source] = ()) -> Judged:
     """The verdicts of the judged file ``spec`` names (a file; Backboard's folder or glob of per-conversation
-    files); ``dataset`` gives the samples a file without question ids is matched to, when one needs them."""
+    files); ``dataset`` gives the samples a file without question ids is matched to, when one needs them;
+    ``sources``, the bytes of its files when a caller has read them already (a pipe is read once)."""
     try:
         paths = files(spec)
-        sources = [jsonio.read(p) for p in paths]  # read once: parsed, then signed
+        sources = list(sources) or [jsonio.read(p) for p in paths]  # read once: parsed, then signed
         loaded: list[object] = ([[value for _, value in jsonio.lines(sources[0])]]
                                 if paths[0].suffix == ".jsonl" else [jsonio.loads(source) for source in sources])
     except (PeersError, jsonio.InputError) as err:

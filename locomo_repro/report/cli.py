@@ -27,6 +27,7 @@ from ..go import flags
 from ..score import key as answer_key
 
 if TYPE_CHECKING:
+    from ..data.dataset import Sample
     from ..judge.files import Judged
     from ..score.predictions import Predictions
     from . import page
@@ -61,6 +62,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--verdicts", metavar="FILE",
                    help="the claims as measured by locomo-repro claims --json FILE (instead of --claims)")
     p.add_argument("--manifest", metavar="PATH", help="claims.yaml (default: $LOCOMO_CLAIMS, else the kit's own)")
+    p.add_argument("--leaderboard", action="store_true",
+                   help="add the leaderboard: every peers.yaml system, locomo-audit's and LoCoMo-Plus's runs, the "
+                        "--predictions files and the main arms, "
+                        "ranked with their intervals and ties (the peers' files: LOCOMO_PEERS, else fetched)")
     answer_key.flag(p)
     return p
 
@@ -73,10 +78,10 @@ def build(args: argparse.Namespace) -> str:
     """The page for parsed arguments (inputs are all read and checked before anything is built)."""
     from .. import claims
     from ..data import dataset, jsonio
+    from ..judge import files as judged_files
     from ..read.reader import Options
     from ..score import predictions as predictions_file
     from ..score import signature, stats
-    from ..judge import files as judged_files
     from ..score.figures import verdicts as own_judge
     from . import figures, page, plots
 
@@ -142,7 +147,31 @@ def build(args: argparse.Namespace) -> str:
     else:
         view = figures.recorded_claims(manifest)
         claims_sig = signature.Signature((manifest_sig, ("verdicts", "recorded")))
-    return page.render(view, str(claims_sig), tradeoffs, sources, files)
+    board = _leaderboard(args, published, lab.predictions(runs[0]), others, data) if args.leaderboard else ""
+    return page.render(view, str(claims_sig), tradeoffs, sources, files, board)
+
+
+def _leaderboard(args: argparse.Namespace, samples: Sequence[Sample], kit: Predictions,
+                 others: Sequence[tuple[str, Predictions, object]], data: str) -> str:
+    """The leaderboard's section: the peers' systems, the publications' runs, the user's files and the kit's main
+    arms (``kit``, the report's own run), as ``locomo-repro leaderboard`` measures them under the official key."""
+    from ..peers import leaderboard, manifest
+    from ..score import signature
+    from ..score.compare import labels
+    from . import page, plots
+
+    _progress("measuring the leaderboard")
+    peers_manifest = manifest.load(manifest.default_path())
+    root, why = leaderboard.peers_root()
+    entries = leaderboard.peers(peers_manifest, root, samples, why) + leaderboard.runs(samples)
+    for (path, read, _), label in zip(others, labels([path for path, _, _ in others])):
+        entries += leaderboard.of_predictions(read, label)
+    entries += [leaderboard.Entry(f"kit {arm}", "kit", arm, kit) for arm in kit.arms]
+    table, conversations, _ = leaderboard.tabulate(entries, samples, peers_manifest)
+    shown = [(p.row.name, p.row.f1, p.row.low, p.row.high, p.group) for p in table if p.row.f1 is not None]
+    svg = plots.forest(shown, "leaderboard", "every answer file like with like")
+    sig = signature.Signature((("data", data), ("scorer", signature.KIT), ("bootstrap", "exact-95")))
+    return page.leaderboard_section(table, svg, str(sig), len(conversations))
 
 
 def _source(name: str, title: str, sig: str, predictions: Predictions,
@@ -178,6 +207,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser().parse_args(argv)
         if args.only < 0:
             raise ReportError("--only takes a count of 0 or more")
+        if args.leaderboard and args.key != answer_key.OFFICIAL:
+            raise ReportError("--leaderboard grades under the official key (the audited F1: locomo-repro "
+                              "leaderboard -key audited)")
         if args.verdicts and args.claims == "measure":
             raise ReportError("--verdicts and --claims measure exclude each other")
         if importlib.util.find_spec("matplotlib") is None:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .. import __version__
+from ..peers.leaderboard import Placed
 from ..score.stats import go_f
 from .figures import Claims, Difference, Estimate, Point, Rejudged
 
@@ -245,10 +246,62 @@ def files_section(files: Sequence[Source]) -> str:
     )
 
 
+def _num(value: float | None, signed: bool = False) -> str:
+    return "-" if value is None else f"{value:+.3f}" if signed else f"{value:.3f}"
+
+
+def _data(name: str, value: object) -> str:
+    """A data attribute holding a value exactly (``repr`` of a float, ``null`` for none)."""
+    shown = "null" if value is None else _full(value) if isinstance(value, float) else str(value).lower() \
+        if isinstance(value, bool) else str(value)
+    return f' data-{name}="{esc(shown)}"'
+
+
+def leaderboard_section(table: Sequence[Placed], svg: str, sig: str, conversations: int) -> str:
+    """The leaderboard (``locomo-repro leaderboard``'s rows): the forest plot, then every row's figures."""
+    rows = []
+    for p in table:
+        r = p.row
+        fields = {"place": p.place or None, "name": r.name, "source": r.source, "n": r.n, "f1": r.f1, "low": r.low,
+                  "high": r.high, "rank-low": p.rank_low, "rank-high": p.rank_high, "diff": p.diff,
+                  "diff-low": p.diff_low, "diff-high": p.diff_high, "tied": p.tied, "group": p.group,
+                  "overall-f1": r.overall_f1, "j": None if r.j is None else r.j.value}
+        attributes = "".join(_data(k, v) for k, v in fields.items())
+        if r.missing:
+            rows.append(f'<tr{attributes} data-missing="{esc(r.missing)}"><td>-</td><td>{esc(r.name)}</td>'
+                        f'<td>{esc(r.source)}</td><td colspan="9">missing: {esc(r.missing)}</td></tr>')
+            continue
+        rank = "-" if p.rank_low is None else f"{p.rank_low}-{p.rank_high}"
+        diff = "-" if p.diff is None else (f"{_num(p.diff, True)} [{_num(p.diff_low, True)}, "
+                                           f"{_num(p.diff_high, True)}]{' tied' if p.tied else ''}")
+        said = f"published {r.published}, the kit {r.kit}: {r.verdict}" if r.published else "-"
+        rows.append(
+            f"<tr{attributes}><td class=\"num\">{p.place or '-'}</td><td>{esc(r.name)}</td><td>{esc(r.source)}</td>"
+            f'<td class="num">{r.n}</td><td class="num">{_num(r.f1)}</td>'
+            f'<td class="num">[{_num(r.low)}, {_num(r.high)}]</td><td class="num">{rank}</td>'
+            f'<td class="num">{diff}</td><td class="num">{_num(r.adversarial_f1)}</td>'
+            f'<td class="num">{_num(r.overall_f1)}</td><td class="num">{_num(None if r.j is None else r.j.value)}</td>'
+            f"<td>{esc(said)}</td></tr>")
+    return (
+        '<section id="leaderboard"><h2>The leaderboard: every answer file like with like</h2>'
+        "<p>Every system of peers.yaml, locomo-audit's and LoCoMo-Plus's runs, your files and the kit's main arms, "
+        "graded alike: the official F1 over the answerable questions (categories 1-4), with its exact 95% bootstrap interval over "
+        f"{conversations} conversations, ranked; a bracket joins rows whose adjacent paired difference holds 0 "
+        "(tied). The rank interval is the 2.5-97.5% range of the row's rank over the same resamples; J is the "
+        "file's own judge (its own model and prompt).</p>"
+        f'<figure id="figure-leaderboard">{svg}<figcaption>answerable F1 with 95% intervals, tied rows '
+        "bracketed</figcaption></figure>"
+        '<details open><summary>the numbers</summary><table id="leaderboard-rows"><tr><th>#</th><th>system</th>'
+        "<th>source</th><th>n</th><th>F1 1-4</th><th>95% interval</th><th>rank</th><th>difference from the next"
+        "</th><th>adversarial F1</th><th>overall F1</th><th>J (own)</th><th>headline</th></tr>"
+        f'{"".join(rows)}</table></details>{signature("leaderboard", sig)}</section>'
+    )
+
+
 def render(claims_view: Claims, claims_signature: str, tradeoffs: Sequence[Tradeoff], sources: Sequence[Source],
-           files: Sequence[Source] = ()) -> str:
-    """The whole page: the user's ``files`` first when there are any, then the claims, the trade-off and the
-    kit's own arm sets (``sources``) per category."""
+           files: Sequence[Source] = (), leaderboard: str = "") -> str:
+    """The whole page: the user's ``files`` first when there are any, then the claims, the trade-off, the
+    kit's own arm sets (``sources``) per category, and the ``leaderboard`` section when there is one."""
     body = [
         "<h1>LoCoMo reproduction report</h1>",
         f'<p id="kit" data-version="{esc(__version__)}">locomo-repro {esc(__version__)}. Categories by number '
@@ -260,6 +313,7 @@ def render(claims_view: Claims, claims_signature: str, tradeoffs: Sequence[Trade
         '<section id="categories"><h2>Per category, with bootstrap intervals</h2>',
         *(source_section(s) for s in sources),
         "</section>",
+        leaderboard,
     ]
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>locomo-repro report</title>'

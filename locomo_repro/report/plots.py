@@ -103,6 +103,35 @@ def differences(diffs: Sequence[Difference], name: str, title: str) -> str:
     return _svg(fig, name)
 
 
+def forest(rows: Sequence[tuple[str, float, float | None, float | None, int]], name: str, title: str) -> str:
+    """The leaderboard as a forest plot: each row ``(label, F1, low, high, group)`` a marker with its 95%
+    interval, best first, and each group of two rows or more (adjacent differences holding 0) bracketed on
+    the right as tied."""
+    fig, ax = plt.subplots(figsize=(PANEL[0] * 1.4, max(1.8, 0.32 * len(rows) + 1)), layout="constrained")
+    ys = range(len(rows))
+    lows = [point if low is None else low for _, point, low, _, _ in rows]
+    highs = [point if high is None else high for _, point, _, high, _ in rows]
+    ax.errorbar([r[1] for r in rows], ys, xerr=[[r[1] - lo for r, lo in zip(rows, lows)],
+                                                 [hi - r[1] for r, hi in zip(rows, highs)]],
+                fmt="o", markersize=4, capsize=2)
+    edge = max(highs, default=1.0) + 0.02
+    groups: dict[int, list[int]] = {}
+    for y, row in zip(ys, rows):
+        groups.setdefault(row[4], []).append(y)
+    for members in groups.values():
+        if len(members) > 1:
+            top, bottom = min(members), max(members)
+            ax.plot([edge, edge + 0.01, edge + 0.01, edge], [top, top, bottom, bottom], color="grey", linewidth=1)
+            ax.text(edge + 0.015, (top + bottom) / 2, "tied", va="center", fontsize="small", color="grey")
+    ax.set_yticks(list(ys), [_plain(r[0]) for r in rows], fontsize="small")
+    ax.invert_yaxis()
+    ax.set_xlabel("answerable F1 (categories 1-4), 95% bootstrap interval")
+    ax.set_xlim(-0.02, max(1.02, edge + 0.08))
+    ax.grid(axis="x", alpha=0.3)
+    ax.set_title(_plain(title))
+    return _svg(fig, name)
+
+
 def _wrap(label: str) -> str:
     """A row label on two lines at its first space after the number."""
     return re.sub(r"^(\S+) ", r"\1\n", label, count=1)

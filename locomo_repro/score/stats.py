@@ -176,6 +176,27 @@ def quantiles(values: np.ndarray, weights: np.ndarray, qs: Sequence[float]) -> l
             for q in qs]
 
 
+def resampled(diff: Sequence[float], size: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
+    """Every resample's statistic Σ cᵢ·diffᵢ / Σ cᵢ·sizeᵢ, in the order of :func:`draws`, with its weight.
+
+    ``diff[c]`` is conversation c's summed score (or score difference) and ``size[c]`` its question count;
+    the sums are accumulated in conversation order as the reference does (so the floats are the same).  A
+    resample with no question has NaN for its statistic.  Several measures resampled alike (their ranks over
+    the same resamples) are compared position by position.
+    """
+    counts, weights = draws(len(diff))
+    total = np.zeros(len(counts))
+    questions = np.zeros(len(counts))
+    for i, (d, s) in enumerate(zip(diff, size)):
+        column = counts[:, i].astype(np.float64)
+        total += column * d
+        questions += column * s
+    statistic = np.full(len(counts), np.nan)
+    kept = questions != 0
+    statistic[kept] = total[kept] / questions[kept]
+    return statistic, weights
+
+
 def interval(diff: Sequence[float], size: Sequence[float], p: float = TAIL) -> tuple[float, float, float]:
     """Pooled paired difference Σdiff/Σsize and its exact percentile bootstrap interval.
 
@@ -185,16 +206,9 @@ def interval(diff: Sequence[float], size: Sequence[float], p: float = TAIL) -> t
     the same); resamples with no question are left out.  Returns
     (point, q=p, q=1−p).
     """
-    counts, weights = draws(len(diff))
-    total = np.zeros(len(counts))
-    questions = np.zeros(len(counts))
-    for i, (d, s) in enumerate(zip(diff, size)):
-        column = counts[:, i].astype(np.float64)
-        total += column * d
-        questions += column * s
-    kept = questions != 0
-    statistic = total[kept] / questions[kept]
-    weight = weights[kept]
+    statistic, weight = resampled(diff, size)
+    kept = ~np.isnan(statistic)
+    statistic, weight = statistic[kept], weight[kept]
 
     whole, n = 0.0, 0.0
     for d, s in zip(diff, size):

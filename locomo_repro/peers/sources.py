@@ -1,4 +1,5 @@
-"""The files of the publications checked beside the README, each pinned: where a claim of theirs reads them.
+"""The files of the publications checked beside the README, each pinned: where a claim of theirs (and the
+leaderboard's rows of their runs) read them.
 
 locomo-audit (dial481/locomo-audit, CC BY-NC 4.0, commit 9493fb4b) and LoCoMo-Plus (``peers.plus``) are
 fetched the peers' way (``peers.fetch``: raw.githubusercontent.com at the commit, sha256-checked, written
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..data import audit
-from ..peers import fetch, plus
+from . import fetch, plus
 from ..score.formats import PeersError
 
 _AUDIT = ("dial481/locomo-audit", audit.COMMIT)
