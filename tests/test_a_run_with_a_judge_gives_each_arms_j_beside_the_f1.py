@@ -22,6 +22,8 @@ from refused import one_line
 from stub_server import Stub, completion
 
 from locomo_repro import cli
+from locomo_repro.judge import figures as judge_figures
+from locomo_repro.judge.ask import Asker, Backoff
 from locomo_repro.score import results
 
 TEMPLATE = 'Q: {question}\nGOLD: {gold_answer}\nGEN: {generated_answer}\nSay {{"label": "..."}}'
@@ -105,6 +107,28 @@ def test_the_results_file_holds_each_rows_j_its_interval_and_the_f1s_agreement(h
     assert "|judge:prompt|judge-model:judge-m|judge-prompt:" in err
     # read back and written again byte for byte
     assert results.encode(got) == (here / "r.json").read_bytes()
+
+
+def test_a_failed_judgement_is_counted_apart_never_correct_and_the_run_exits_1(here, monkeypatch):
+    # two attempts, no pause (the run's retry rule is judge run's, ten attempts a second apart, by default)
+    monkeypatch.setattr(judge_figures, "Asker", lambda client: Asker(client, Backoff(2, 0.0, (0.0, 0.0))))
+
+    def garbled(body, n):  # no label for s2's single-hop question, whatever it is asked
+        if "Q: Where is Cy?" in body["messages"][0]["content"]:
+            return 200, completion("I would rather not say"), 0
+        return strict(body, n)
+
+    text = io.StringIO()
+    with Stub(garbled) as stub:
+        assert run(here, stub.base_url, "r.json", text) == 1
+    got = results.read(here / "r.json")
+    rows = got.passes[0].arms["parrot"].judge.rows
+    # s1 1, 0, 1 and s2's multi hop 1: 3 of 4, the failed one in no n
+    assert (rows["answerable"].n, rows["answerable"].failed, rows["answerable"].j) == (4, 1, 3 / 4)
+    assert (rows["4"].n, rows["4"].failed, rows["4"].j) == (2, 1, 1 / 2)
+    assert got.passes[0].arms["parrot"].judge.conversations[1] == ("s2", ((0, 1, 1.0), (1, 4, None)))
+    assert got.judge["failed"] == 1
+    assert "parrot       5       1  0.750" in text.getvalue() and "failed: s2 qa[1] parrot" in text.getvalue()
 
 
 def test_compare_pairs_j_question_by_question_as_it_pairs_f1(here, capfd):
