@@ -8,21 +8,24 @@ notes and progress go to stderr.  Bad input is one line and exit status 2.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import importlib
+import itertools
 import os
 import sys
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, TextIO
 from pathlib import Path
 
 from . import __version__
-from .bench.names import ARM_SETS, STEPS
+from .bench.names import ARM_SETS, STEPS, plugin_sweep
 from .data.atomic import flushed, silence_stdout, unwritable_all, write_files
 from .data.progress import Progress
 from .go.flags import Parser, UsageError
-from .data.dataset import DatasetError, load, load_each, resolve
+from .data.dataset import DatasetError, Sample, load_each, resolve
+from .data.jsonio import InputError
 from .data.stop import Threads, WorkerError
 from .read.model import DEFAULT_BASE_URL, DEFAULT_MEMO, KEY_VARIABLES, Model, api_key, open_model, probe
 from .read.reader import Options
@@ -65,13 +68,19 @@ def parser() -> argparse.ArgumentParser:
           help="write the results: per arm and category n, F1, recall, quiet and the F1's bootstrap interval, "
                "with each conversation's sums, the settings and the dataset's sha256 (docs/results.md)")
     _flag(p, "stats", metavar="FILE", help="read a predictions file back: abstention, AUCs, bootstrap intervals")
-    _flag(p, "sweep", choices=sorted(STEPS), help="run once per value of one setting")
+    _flag(p, "sweep", type=sweep_spec, metavar="SETTING",
+          help=f"run once per value of one setting: {', '.join(sorted(STEPS))}, or a plug-in's, "
+               "'ARM(KEY=V1,V2,...)'")
     _flag(p, "show", type=int, default=0, metavar="N", help="print N answered questions per category")
     _flag(p, "only", type=int, default=0, metavar="N", help="use only the first N conversations")
+    _flag(p, "conversations", metavar="ID,...",
+          help="only these conversations, by sample id (conv-26,conv-30), in the dataset's order")
+    _flag(p, "limit", type=int, default=0, metavar="N", help="only the first N questions of each conversation")
     _flag(p, "quiet", action="store_true", help="leave out the per-conversation build lines")
     _flag(p, "arms", default="main", metavar="SET",
           help="arm set: main, factor, walk, read, gather (graph read with the +set reader), or hops "
-          "(graph+set and walks of 1-3 hops, guided and not, all read with the +set reader); or a plug-in, "
+          "(graph+set and walks of 1-3 hops, guided and not, all read with the +set reader); or one arm of a "
+          "set by its name (vector); or a plug-in, "
           "MODULE:ATTR or an installed one's name (+set: read with the +set reader); several comma-separated; "
           "list: what is available")
     _flag(p, "blind", action="store_true", help="empty every graph after building it")
@@ -102,10 +111,23 @@ def parser() -> argparse.ArgumentParser:
     _flag(p, "judge-model", metavar="NAME", help="with -judge, the judge's model (default: -model's)")
     _flag(p, "judge-base", metavar="URL", help="with -judge, the judge's endpoint (default: -base)")
     key_flag(p)
+    _flag(p, "retries", type=int, default=0, metavar="N",
+          help="try a plug-in's call that raised up to N more times, waiting 1 s, then twice as long each time "
+               "(at most 30 s); the failures are counted on stderr (default 0)")
+    _flag(p, "traceback", action="store_true",
+          help="when a plug-in fails, print its own stack on stderr before the one line that says so")
     _flag(p, "jobs", type=int, default=os.cpu_count() or 1, metavar="N",
           help="worker processes building and asking conversations (default: the machine's cores; "
                "1: all in this process; a -model run asks from this process, with -concurrency threads)")
     return p
+
+
+def sweep_spec(text: str) -> str:
+    """``-sweep``'s value: a reader setting's name, or a plug-in's setting with its values (``names.plugin_sweep``)."""
+    if text in STEPS or plugin_sweep(text):
+        return text
+    raise argparse.ArgumentTypeError(f"invalid choice: {text!r} (choose from {', '.join(sorted(STEPS))}, or a "
+                                     f"plug-in's setting as 'ARM(KEY=V1,V2,...)', each value a number)")
 
 
 def options(args: argparse.Namespace) -> Options:
@@ -113,17 +135,89 @@ def options(args: argparse.Namespace) -> Options:
     opts = Options(k=args.k, floor=args.floor, span=args.span, band=args.band, parts=args.parts)
     if problem := opts.problem():
         raise UsageError(problem)
-    if args.show < 0 or args.only < 0:
-        raise UsageError("-show and -only take a count of 0 or more")
+    if args.show < 0 or args.only < 0 or args.limit < 0:
+        raise UsageError("-show, -only and -limit take a count of 0 or more")
+    if args.conversations is not None and (not all(picked(args)) or len(set(picked(args))) < len(picked(args))):
+        raise UsageError(f"-conversations takes distinct sample ids separated by commas, got {args.conversations!r}")
     if args.concurrency is not None and args.concurrency < 1:
         raise UsageError(f"-concurrency must be at least 1, got {args.concurrency}")
     if args.jobs < 1:
         raise UsageError(f"-jobs must be at least 1, got {args.jobs}")
+    if args.resume and args.model is not None:
+        raise UsageError("-resume keeps runs without -model; a -model run resumes from its -memo folder, "
+                         "which keeps every answer")
+    if args.retries < 0:
+        raise UsageError(f"-retries must be 0 or more, got {args.retries}")
     return opts
 
 
-def model(args: argparse.Namespace) -> Model | None:
-    """The model reader ``-model`` asks for, checked before anything is built (``None`` without it)."""
+def picked(args: argparse.Namespace) -> list[str]:
+    """The sample ids ``-conversations`` names, as given (none without it)."""
+    return args.conversations.split(",") if args.conversations is not None else []
+
+
+def chosen(args: argparse.Namespace, answer_key: Key = Key()) -> Iterator[Sample]:
+    """The conversations a run asks, one at a time, under ``answer_key`` (applied by each one's place in the
+    whole dataset): those ``-conversations`` names (each checked to be in the dataset before any is handed
+    out), the first ``-only`` of them, each with its first ``-limit`` questions."""
+    ids = picked(args)
+    if ids:
+        known = {s.id for s in load_each(args.data)}
+        if missing := [i for i in ids if i not in known]:
+            raise UsageError(f"-conversations: {', '.join(missing)}: no such sample id in the dataset")
+    handed = 0
+    read = 0 if ids else args.only
+    for sample in answer_key.each(load_each(args.data, read), read):
+        if ids and sample.id not in ids:
+            continue
+        if args.only and handed == args.only:
+            continue  # the rest still read: a bad file is refused whatever -only says
+        handed += 1
+        yield replace(sample, questions=sample.questions[: args.limit]) if args.limit else sample
+
+
+def asked(args: argparse.Namespace) -> int | None:
+    """How many questions the run asks (:func:`chosen`'s), counted from the dataset's items without building
+    them, for the progress line's time left; None where the file is not one the count can follow (the run
+    says why)."""
+    from .data.dataset import items
+
+    ids, n, handed = set(picked(args)), 0, 0
+    try:
+        for item in items(resolve(args.data)):
+            if ids and item.get("sample_id") not in ids:  # type: ignore[attr-defined]
+                continue
+            if args.only and handed == args.only:
+                break
+            handed += 1
+            qa = len(item.get("qa", ()))  # type: ignore[attr-defined]
+            n += min(qa, args.limit) if args.limit else qa
+    except (ValueError, OSError, RecursionError, AttributeError, TypeError, DatasetError):
+        return None
+    return n
+
+
+@contextlib.contextmanager
+def counted(progress: Progress, calls: bool) -> Iterator[None]:
+    """With ``calls``, the plug-ins' calls in this process counted on the progress line while it runs (a slow
+    plug-in shows how far it is within a conversation)."""
+    if not calls:
+        yield
+        return
+    from .arms import plugin
+
+    made = itertools.count(1)
+    plugin.heard(lambda: progress.advance(0, note=f"{next(made)} plug-in calls"))
+    try:
+        yield
+    finally:
+        plugin.heard(None)
+
+
+def model(args: argparse.Namespace, at: Path = Path(), run: Callable[[], str] = str) -> Model | None:
+    """The model reader ``-model`` asks for, checked before anything is built (``None`` without it); a
+    relative ``-memo`` is a folder of ``at``.  The endpoint is not checked when the memo holds every answer
+    of the run whose signature ``run()`` gives."""
     if args.model is None:
         if args.closed:
             raise UsageError("-closed needs -model")
@@ -141,12 +235,13 @@ def model(args: argparse.Namespace) -> Model | None:
         raise UsageError(f"-model {args.model} needs an API key in {' or '.join(KEY_VARIABLES)}")
     if problem := key_problem(key):  # refused before any work, and never quoted
         raise UsageError(f"the API key in {next(v for v in KEY_VARIABLES if os.environ.get(v))} {problem}")
-    if problem := probe(args.model, args.base, key):  # before anything is built: not an hour of declines
-        raise UsageError(f"-model {args.model}: {problem}")
+    reader = open_model(args.model, args.base, key, at / args.memo if args.memo else None)
+    if not reader.memo.holds(run()) and (problem := probe(args.model, args.base, key)):
+        raise UsageError(f"-model {args.model}: {problem}")  # before anything is built: not an hour of declines
     if args.memo:
         print(f"{PROG}: the model's answers are kept in {args.memo} (a rerun reads them back; -memo '' keeps none)",
               file=sys.stderr)
-    return open_model(args.model, args.base, key, args.memo or None)
+    return reader
 
 
 def judging(args: argparse.Namespace) -> Judging | None:
@@ -184,12 +279,16 @@ def judging(args: argparse.Namespace) -> Judging | None:
         raise UsageError(f"-judge {args.judge}: {err}") from None
     conversations = evidence_conversations(args.data) if judge.name == "locomo-plus" else None
     client = ChatClient(model=model_name, base_url=base, api_key=key)
-    return Judging(judge, client, JUDGED if args.memo else None, args.concurrency or 8, conversations)
+    return Judging(judge, client, str(Path.cwd() / JUDGED) if args.memo else None, args.concurrency or 8, conversations)
 
 
 def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
-    """Carry out a parsed command line."""
+    """Carry out a parsed command line.  Relative paths are resolved once, here, against the working folder
+    (a plug-in that changes it moves none of them); what is printed keeps them as given."""
     opts = options(args)
+    at = Path.cwd()
+    if args.data:
+        args.data = str(at / args.data)
     if args.stats:
         if args.judge:
             raise UsageError("-judge judges a run's replies; -stats reads a predictions file and runs nothing")
@@ -201,17 +300,15 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     if args.arms == "list":
         out.write(arms_listing())
         return 0
-    from .bench import experiment as bench  # here: --help and -stats need no memory
-
-    # refused before any work; a plug-in read by two readers (bm25, bm25+set) is named once
-    plugins = list({part[0].name: part[0] for part in bench.choose(args.arms) if not isinstance(part, str)}.values())
-    reader = model(args)
+    plugins = loaded(args)  # refused before any work
+    reader = model(args, at, lambda: str(run_signature(args, opts, plugins, load_key(args.key))))
     judge = judging(args)
     outputs = [(flag, path) for flag, path in (("-out", args.out), ("-json", args.json)) if path]
     if args.out and args.sweep:  # the reference ignores -out with -sweep; so does the kit, but says so
         outputs = outputs[1:]
         print(f"{PROG}: note: -out {args.out} is not written with -sweep (as in the reference)", file=sys.stderr)
-    if problem := unwritable_all(outputs):  # each writable, and no two the same file: before any work
+    inputs = [("-data", args.data or os.environ.get("LOCOMO_DATA"))]
+    if problem := unwritable_all(outputs, inputs):  # each writable, no two one file, none an input: before any work
         raise UsageError(problem)
     answer_key = load_key(args.key)  # before any work: a bad errors file is one line
     from .bench import stream
@@ -224,32 +321,53 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         if args.resume:
             from .bench.resume import Kept
 
-            kept = Kept(args.resume, str(signed))
-        with Progress("conversations", args.only or None) as progress:  # a bar on a terminal, else a line a 10 s
-            each = answer_key.each(load_each(args.data, args.only), args.only)
-            for got in stream.outcomes(each, settings, args.jobs, kept):
+            kept = Kept(at / args.resume, str(signed), len(settings.passes()))
+        # a bar on a terminal, else a line every 10 s, with the time left
+        with Progress("questions", asked(args)) as progress, counted(progress, args.jobs == 1 and bool(plugins)):
+            for got in stream.outcomes(chosen(args, answer_key), settings, args.jobs, kept):
                 summary.add(got)
-                progress.advance()
+                progress.advance(got.questions)
         if kept is not None and kept.read:
             print(f"{PROG}: {kept.read} conversations read back from {args.resume}", file=sys.stderr)
+        signed = drawn(signed, summary.conversations)
         signature.emit(signed)  # once the whole file is read: a bad one is one line
-        return finish(summary, args, out, signed, answer_key, judge)
-    samples = list(answer_key.each(load(args.data)[: args.only or None], args.only))
-    signed = run_signature(args, opts, plugins, answer_key, judge)
+        return finish(summary, args, out, signed, answer_key, at, judge=judge)
+    from .bench import experiment as bench
+
+    samples = list(chosen(args, answer_key))
+    base = run_signature(args, opts, plugins, answer_key, judge)
+    signed = drawn(base, len(samples))
     signature.emit(signed)
     # The model waits on the endpoint, not on a core: its run is asked from here, with threads (which a
     # Ctrl-C does not wait for: ``stop.Threads``).
     with Threads(args.concurrency or 8, "model") as pool:
         for i, sample in enumerate(samples):
-            (case,) = bench.build([sample], args.arms, args.blind, derive=not args.no_derived, coref=args.coref)
+            (case,) = bench.build([sample], args.arms, args.blind, derive=not args.no_derived, coref=args.coref,
+                                  retries=args.retries)
             bench.add_model_arms([case], reader, args.closed)
             if i == 0:
                 reads = sum(len(s.questions) for s in samples) * sum(a.remote for a in case.arms)
                 reader.expect(reads * len(settings.passes()))
             summary.add(stream.outcome(case, settings, pool))
-    status = finish(summary, args, out, signed, answer_key, judge)
+    status = finish(summary, args, out, signed, answer_key, at, reader, judge)
     out.write(reader.cost() + "\n")
+    if reader.whole():  # a rerun asks the endpoint nothing, not even the check
+        reader.memo.note(str(base))  # the signature the check is skipped for (model's ``run``)
     return status
+
+
+def loaded(args: argparse.Namespace) -> list[Plugin]:
+    """The plug-ins ``-arms`` names, loaded and checked before any work (``-sweep`` over a setting of one of
+    them included); a plug-in read by two readers (bm25, bm25+set) is named once."""
+    from .bench import experiment as bench  # here: --help and -stats need no memory
+
+    parts = bench.choose(args.arms)
+    plugins = list({part[0].name: part[0] for part in parts if not isinstance(part, str)}.values())
+    if args.sweep and (swept := plugin_sweep(args.sweep)):
+        if args.model:
+            raise UsageError(f"-sweep {args.sweep}: a plug-in's setting is swept without -model")
+        bench.swept_part(parts, swept)
+    return plugins
 
 
 def run_settings(args: argparse.Namespace, opts: Options) -> stream.Settings:
@@ -257,7 +375,8 @@ def run_settings(args: argparse.Namespace, opts: Options) -> stream.Settings:
     from .bench import stream
 
     return stream.Settings(options=opts, arm_set=args.arms, blind=args.blind, derive=not args.no_derived,
-                           coref=args.coref, sweep=args.sweep, concurrency=args.concurrency or 1)
+                           coref=args.coref, sweep=args.sweep, concurrency=args.concurrency or 1,
+                           retries=args.retries)
 
 
 def gathered(args: argparse.Namespace, settings: stream.Settings) -> stream.Report:
@@ -269,34 +388,39 @@ def gathered(args: argparse.Namespace, settings: stream.Settings) -> stream.Repo
 
 
 def finish(summary: stream.Report, args: argparse.Namespace, out: TextIO, signed: signature.Signature,
-           answer_key: Key = Key(), judge: Judging | None = None) -> int:
+           answer_key: Key = Key(), at: Path = Path(), reader: Model | None = None,
+           judge: Judging | None = None) -> int:
     """Print the gathered run and write ``-out`` (not with -sweep, as in the reference) and ``-json``, both
-    or neither; ``signed`` is the run's signature, which ``-json`` records with the answer key.  With
-    ``judge``, every reply is judged first: its J rows go into ``-json`` and its summary (``judge run``'s)
-    after the table.  The exit status: 1 when a judgement failed, else 0."""
+    or neither, a relative path in the folder ``at``; ``signed`` is the run's signature, which ``-json``
+    records with the answer key.  With ``judge``, every reply is judged first: its J rows go into ``-json``
+    and its summary (``judge run``'s) after the table.  The exit status: 1 when a judgement failed, else 0."""
     out.write(summary.text(progress=sys.stderr))
     files = []
     replies = summary.predictions() if (args.out or judge) and not args.sweep else b""
     if args.out and not args.sweep:
-        files.append((Path(args.out), replies))
-    made: list[Verdict] = []
+        files.append((at / args.out, replies))
+    made_verdicts: list[Verdict] = []
     facts: dict[str, object] = {}
     if judge is not None:  # shown the gold under the key; the questions it holds apart are not asked
         apart = frozenset() if answer_key.official else frozenset(
-            (s.id, i) for s in answer_key.each(load_each(args.data, args.only), args.only)
-            for i, q in enumerate(s.questions) if q.held)
-        made, facts = judge.ask(replies, args.out or "the run's replies", apart)
+            (s.id, i) for s in chosen(args, answer_key) for i, q in enumerate(s.questions) if q.held)
+        made_verdicts, facts = judge.ask(replies, args.out or "the run's replies", apart)
     if args.json:
         from .score.results import encode, judged
 
         opts = summary.settings.options
-        got = summary.results(run_settings_record(args, opts, answer_key), signature.file_sha256(resolve(args.data)),
-                              str(signed))
+        made = summary.results(run_settings_record(args, opts, answer_key), signature.file_sha256(resolve(args.data)),
+                               str(signed))
+        if reader is not None:
+            from .score.results import Tokens
+
+            made = replace(made, tokens=Tokens(reader.name, reader.tokens.prompt, reader.tokens.completion,
+                                               reader.tokens.replies))
         if judge is not None:
             from .judge.figures import by_arm
 
-            got = judged(got, facts, by_arm(made, got.conversations, list(got.passes[0].arms)))
-        files.append((Path(args.json), encode(got)))
+            made = judged(made, facts, by_arm(made_verdicts, made.conversations, list(made.passes[0].arms)))
+        files.append((at / args.json, encode(made)))
     if files:
         write_files(files)
     if args.out and not args.sweep:
@@ -304,8 +428,21 @@ def finish(summary: stream.Report, args: argparse.Namespace, out: TextIO, signed
     if judge is not None:
         from .judge.run import summary as judged_summary
 
-        out.write("\n" + judged_summary(judge.judge, made))
-    return 1 if any(v.failed for v in made) else 0
+        out.write("\n" + judged_summary(judge.judge, made_verdicts))
+    for note in summary.whole():
+        print(f"{PROG}: note: {note}", file=sys.stderr)
+    for line in summary.costs():
+        print(f"{PROG}: {line}", file=sys.stderr)
+    if reader is not None:
+        t = reader.tokens
+        print(f"{PROG}: model {reader.name}: {t.prompt} prompt and {t.completion} completion tokens, as the endpoint "
+              f"reported them for {t.replies} of its {reader.calls - reader.hits} replies bought", file=sys.stderr)
+    failures = {costs[0].of: costs for costs in summary.spent.values()}  # two arms of one plug-in: counted once
+    for name, costs in failures.items():  # measured, so on stderr: never in stdout's bytes
+        if failed := sum(cost.failures for cost in costs):
+            print(f"{PROG}: note: arm {name}: {failed} calls failed and were tried again (-retries {args.retries})",
+                  file=sys.stderr)
+    return 1 if any(v.failed for v in made_verdicts) else 0
 
 
 def run_settings_record(args: argparse.Namespace, opts: Options, answer_key: Key = Key()) -> dict[str, object]:
@@ -314,12 +451,23 @@ def run_settings_record(args: argparse.Namespace, opts: Options, answer_key: Key
     other than the official one (its name and its errors file's sha256)."""
     record: dict[str, object] = {"arms": args.arms}
     record.update({name: None if name == args.sweep else getattr(opts, name) for name in ("k", "floor", "span", "band", "parts")})
-    record.update(sweep=args.sweep, only=args.only, blind=args.blind, derived=not args.no_derived, coref=args.coref,
+    record.update(sweep=args.sweep, only=args.only, conversations=picked(args) or None, limit=args.limit,
+                  blind=args.blind, derived=not args.no_derived, coref=args.coref,
                   model=args.model, endpoint=signature.endpoint(args.base) if args.model else None,
                   closed=args.closed)
     if not answer_key.official:
         record.update(key=answer_key.name, key_sha256=answer_key.sha256)
     return record
+
+
+def drawn(signed: signature.Signature, conversations: int) -> signature.Signature:
+    """A run's signature, naming the Monte Carlo bootstrap its results file's intervals take (its resamples
+    and seed) where it has more conversations than the exact bootstrap enumerates; as it was otherwise."""
+    from .score import stats
+
+    if stats.method(conversations)["method"] == "exact":
+        return signed
+    return signed.plus(stats.signed(conversations))
 
 
 def run_signature(args: argparse.Namespace, opts: Options, plugins: Sequence[Plugin] = (),
@@ -330,7 +478,8 @@ def run_signature(args: argparse.Namespace, opts: Options, plugins: Sequence[Plu
     settings = [(name, getattr(opts, name)) for name in ("k", "floor", "span", "band", "parts")]
     return signature.run(
         signature.file_digest(resolve(args.data)), args.arms, settings, sweep=args.sweep, blind=args.blind,
-        derive=not args.no_derived, coref=args.coref, only=args.only, model=args.model, base=args.base,
+        derive=not args.no_derived, coref=args.coref, only=args.only, conversations=picked(args), limit=args.limit,
+        model=args.model, base=args.base,
         closed=args.closed, plugins=[p.describe() for p in plugins],
     ).plus(*answer_key.signed()).plus(*(() if judge is None else (
         ("judge", judge.judge.name), ("judge-model", judge.client.model),
@@ -338,16 +487,25 @@ def run_signature(args: argparse.Namespace, opts: Options, plugins: Sequence[Plu
 
 
 def arms_listing() -> str:
-    """``-arms list``: the built-in arm sets with their arms, the installed plug-ins, and how to name one's own."""
-    from .arms.plugin import GROUP, installed
+    """``-arms list``: the built-in arm sets with their arms, the installed plug-ins with their kind, and how to
+    name one's own; every name in one aligned column."""
+    from .arms.plugin import GROUP, PluginError, installed, kind, load
 
-    lines = ["arm sets:"]
-    lines += [f"  {name:<8} {', '.join(arms)}" for name, arms in ARM_SETS.items()]
-    lines.append(f"installed plug-ins (entry points {GROUP}):")
     found = installed()
+    width = max(len(name) for name in [*ARM_SETS, *found])
+    lines = ["arm sets:"]
+    lines += [f"  {name:<{width}} {', '.join(arms)}" for name, arms in ARM_SETS.items()]
+    lines.append("  (or one arm of a set by its name, beside others: -arms vector,MODULE:ATTR)")
+    lines.append(f"installed plug-ins (entry points {GROUP}):")
     for name, ep in found.items():
         where = f"{ep.dist.name} {ep.dist.version}" if ep.dist is not None else "no distribution"
-        lines.append(f"  {name:<8} {ep.value} ({where})")
+        try:
+            factory = load(name).factory
+            what = (kind(factory) or "neither memory nor answerer") if isinstance(factory, type) else \
+                "a function: its object's kind"
+        except PluginError as err:
+            what = f"cannot be loaded: {str(err).removeprefix(f'-arms {name}: ')}"
+        lines.append(f"  {name:<{width}} {ep.value} ({where}): {what}")
     if not found:
         lines.append("  (none)")
     lines.append("any other plug-in: MODULE:ATTR (a class or function called with each conversation); "
@@ -360,13 +518,14 @@ def run_main(argv: Sequence[str]) -> int:
     # A run allocates a few million long-lived objects and frees little, so
     # frequent cyclic collections find nothing and cost a fifth of the CPU.
     gc.set_threshold(100_000, 20, 100)
+    args = None
     try:
         args = parser().parse_args(argv)
         return flushed(run(args))
     except UsageError as err:
         print(f"{PROG}: {err} (see {PROG} --help)", file=sys.stderr)
         return 2
-    except (DatasetError, WorkerError, AuditError) as err:
+    except (DatasetError, InputError, WorkerError, AuditError) as err:  # InputError: a -resume folder's planted file
         print(f"{PROG}: {err}", file=sys.stderr)
         return 2
     except BrokenPipeError:
@@ -384,6 +543,8 @@ def run_main(argv: Sequence[str]) -> int:
 
         if not isinstance(err, (PluginError, PluginFailure)):
             raise
+        if args is not None and args.traceback and err.stack:  # the plug-in's own stack, then the one line
+            sys.stderr.write(err.stack)
         print(f"{PROG}: {err}", file=sys.stderr)  # nothing was written: outputs are written once the run is done
         return 2 if isinstance(err, PluginError) else 1
 
@@ -448,8 +609,22 @@ def ended(status: Callable[[], int], prog: str) -> int:
         return 2
 
 
+def stderr_kept() -> None:
+    """With stderr closed (``2>&-``) the interpreter starts with ``sys.stderr`` None, and ``print(file=None)``
+    writes to stdout: the signature and every note would land among the results.  A null device stands in
+    for it, on descriptor 2 (which the next file opened would otherwise take)."""
+    if sys.stderr is not None:
+        return
+    null = os.open(os.devnull, os.O_WRONLY)
+    if null != 2:
+        os.dup2(null, 2)
+        os.close(null)
+    sys.stderr = open(2, "w", closefd=False)  # the process's stderr, for its whole life
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``locomo-repro [COMMAND] ARGS``: the subcommand named first, else the benchmark."""
+    stderr_kept()
     argv = sys.argv[1:] if argv is None else list(argv)
     first = argv[0] if argv else ""
     if first in ("-h", "--help", "-help", "help"):
@@ -467,4 +642,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_main(rest)
     command = COMMANDS[name]
     module = importlib.import_module(command.module)
-    return ended(lambda: module.main([*command.prefix, *rest]), f"{PROG} {name}")
+    if command.prefix:  # ``import`` and ``table`` are peers' subcommands, named as they were called
+        return ended(lambda: module.main([*command.prefix, *rest], prog=PROG), f"{PROG} {name}")
+    return ended(lambda: module.main(rest), f"{PROG} {name}")

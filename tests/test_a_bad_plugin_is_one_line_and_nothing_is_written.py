@@ -24,7 +24,7 @@ RUN = [
     ("toy_plugins:NotATurn", "'D99:99' is not a turn of the conversation"),
     ("toy_plugins:NanScore", "the score of 'D1:1' must be a finite number, got float nan"),
     ("toy_plugins:WrongType", "recall must return a list of (dia_id, score) pairs, got str"),
-    ("toy_plugins:TooMany", "recall returned 6 cites, more than k=5"),
+    ("toy_plugins:TooMany", "recall returned more than k=5 cites"),
     ("toy_plugins:BadAnswer", "answer must return a reply or (reply, dia_ids, confidence), got int 42"),
 ]
 

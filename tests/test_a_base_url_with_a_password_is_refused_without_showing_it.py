@@ -30,7 +30,7 @@ def forms(stub) -> list[str]:
 
 @pytest.mark.parametrize(("url", "shown"), [
     ("http://user:pw@h:1/v1", "http://[redacted]@h:1/v1"),
-    ("https://pw@h/v1?q=a@b", "https://[redacted]@h/v1?q=a@b"),
+    ("https://pw@h/v1?q=a@b", "https://[redacted]@h/v1?[redacted]"),
     ("http://u:p@ss@h/v1", "http://[redacted]@h/v1"),
     ("http://h/v1/a@b", "http://h/v1/a@b"),
     ("http://[::1/v1", "http://[::1/v1"),

@@ -31,14 +31,14 @@ def number(value: object) -> bool:
 
 def check(document: dict) -> None:
     """Every documented field present and typed."""
-    assert document["schema"] == "locomo-repro/results" and document["version"] == 1
+    assert document["schema"] == "locomo-repro/results" and document["version"] == 2
     assert isinstance(document["kit_version"], str) and isinstance(document["signature"], str)
     assert re.fullmatch("[0-9a-f]{64}", document["dataset"]["sha256"])
     conversations = document["dataset"]["conversations"]
     assert conversations and all(isinstance(c, str) for c in conversations)
     settings = document["settings"]
-    assert list(settings) == ["arms", "k", "floor", "span", "band", "parts", "sweep", "only", "blind", "derived",
-                              "coref", "model", "endpoint", "closed"]
+    assert list(settings) == ["arms", "k", "floor", "span", "band", "parts", "sweep", "only", "conversations", "limit",
+                              "blind", "derived", "coref", "model", "endpoint", "closed"]
     assert all(isinstance(settings[k], bool) for k in ("blind", "derived", "coref", "closed"))
     boot = document["bootstrap"]
     assert boot["over"] == "conversations" and boot["level"] == 0.95 and isinstance(boot["resamples"], int)
@@ -60,6 +60,15 @@ def check(document: dict) -> None:
             for c in arm["conversations"]:
                 assert list(c["rows"]) == ROW_KEYS
                 assert all(isinstance(s["n"], int) and number(s["score"]) for s in c["rows"].values())
+            shown = arm["evidence"]
+            assert shown is None or (list(shown) == ["questions", "turns", "characters", "words"]
+                                     and isinstance(shown["questions"], int) and all(map(number, shown.values())))
+    for cost in document["cost"].values():
+        assert list(cost) == ["build", "calls", "failures"] and isinstance(cost["failures"], int)
+        assert number(cost["build"]["seconds"]) and len(cost["build"]["conversations"]) == len(conversations)
+        calls = cost["calls"]
+        assert list(calls) == ["n", "seconds", "p50", "p95", "p99"] and isinstance(calls["n"], int)
+        assert all(calls[q] is None or number(calls[q]) for q in ("p50", "p95", "p99"))
 
 
 def test_a_written_file_has_every_documented_field_of_its_type(written):
@@ -85,6 +94,28 @@ def test_the_documented_example_is_a_results_file(tmp_path):
     check(document)
     read = results.parse(document, "example")
     assert read.passes[0].arms["oracle"].rows["overall"].n == 199
+
+
+def test_every_arm_of_a_run_has_its_evidence_and_cost(written):
+    document = json.loads(written.read_bytes())
+    arms = document["passes"][0]["arms"]
+    assert list(document["cost"]) == list(arms)
+    for name, arm in arms.items():
+        assert arm["evidence"]["questions"] == arm["rows"]["overall"]["n"]
+        assert 0 < arm["evidence"]["turns"] <= 5  # k=5
+        calls = document["cost"][name]["calls"]
+        assert calls["n"] == arm["rows"]["overall"]["n"] and calls["p50"] <= calls["p95"] <= calls["p99"]
+
+
+def test_a_version_1_file_is_still_read(written):
+    document = json.loads(written.read_bytes())
+    document["version"] = 1
+    del document["cost"]
+    for arm in document["passes"][0]["arms"].values():
+        del arm["evidence"]
+    old, new = results.parse(document, "v1"), results.read(written)
+    assert old.version == 1 and old.costs == {} and old.passes[0].arms["vector"].evidence is None
+    assert old.passes[0].arms["vector"].rows == new.passes[0].arms["vector"].rows
 
 
 def test_a_file_read_back_and_written_again_is_the_same_bytes(written):

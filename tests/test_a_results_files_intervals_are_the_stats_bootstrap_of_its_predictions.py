@@ -114,14 +114,14 @@ def test_two_conversations_one_right_one_wrong_give_the_interval_zero_to_one():
     assert {row.recall for row in arm.rows.values()} == {None}
 
 
-def test_past_twelve_conversations_the_interval_is_null_and_the_file_says_why():
+def test_past_twelve_conversations_the_interval_is_the_seeded_monte_carlo_one_and_the_file_says_so():
     many = [(f"c{i}", sums(1, 1.0)) for i in range(13)]
     arm = results.arm(Fixed(13), many)
-    assert {row.f1_interval for row in arm.rows.values()} == {None}
+    assert {row.f1_interval for row in arm.rows.values()} == {(1.0, 1.0)}
     made = results.Results(sha256="0" * 64, conversations=tuple(s for s, _ in many), settings={}, signature="",
                            kit_version="0", passes=(results.Pass(None, {}, {"a": arm}),))
-    said = results.document(made)["bootstrap"]["unavailable"]
-    assert said == "13 conversations: the exact bootstrap would enumerate 5,200,300 resamples (at most 2,000,000)"
+    assert results.document(made)["bootstrap"] == {"over": "conversations", "level": 0.95, "method": "monte-carlo",
+                                                    "resamples": 10_000, "seed": 0, "unavailable": None}
 
 
 def test_a_row_without_questions_has_no_interval():

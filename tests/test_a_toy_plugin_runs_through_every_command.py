@@ -82,7 +82,8 @@ def test_show_prints_every_plugin_arm_beside_the_built_in_ones(run):
 @pytest.mark.slow
 def test_the_signature_names_each_plugin_once(run):
     _, done = run
-    (sig,) = done.stderr.splitlines()  # a short run, not on a terminal: no progress line
+    sig, *costs = done.stderr.splitlines()  # a short run, not on a terminal: no progress line; then the costs
+    assert all(line.startswith("locomo-repro: cost of ") for line in costs)
     assert f"|arms:{TOYS}|" in sig
     for field in ("plugin:vec=toy_plugins:Vec", "plugin:first_turns=toy_plugins:first_turns",
                   "plugin:parrot=toy_plugins:Parrot", "plugin:bare=toy_plugins:Bare"):

@@ -1,7 +1,7 @@
 """A package that declares a plug-in in the entry-point group ``locomo_repro.arms`` is found by that name once
-installed: ``-arms list`` lists it with its distribution's version, ``-arms NAME`` runs it, and the signature
-names where it lives and that version.  The package is installed the way pip leaves one, a ``.dist-info``
-folder beside its module on the path."""
+installed: ``-arms list`` lists it with its distribution's version and kind (or why it cannot be loaded),
+``-arms NAME`` runs it, and the signature names where it lives and that version.  The package is installed the
+way pip leaves one, a ``.dist-info`` folder beside its module on the path."""
 
 from __future__ import annotations
 
@@ -36,8 +36,10 @@ def kit(site: Path, *argv: str) -> subprocess.CompletedProcess:
 def test_the_list_names_the_installed_plugin_and_its_version(site):
     done = kit(site, "-arms", "list")
     assert done.returncode == 0 and done.stderr == ""
-    assert "  mine     toy_plugins:Vec (toy-memory 1.2.3)\n" in done.stdout
-    assert "  main     vector, graph, graph+edge, oracle\n" in done.stdout
+    assert "  mine   toy_plugins:Vec (toy-memory 1.2.3): memory\n" in done.stdout
+    assert "  broken toy_plugins:Nope (toy-memory 1.2.3): cannot be loaded: toy_plugins has no attribute Nope\n" \
+        in done.stdout
+    assert "  main   vector, graph, graph+edge, oracle\n" in done.stdout
 
 
 @pytest.mark.slow

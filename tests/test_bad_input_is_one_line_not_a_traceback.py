@@ -111,13 +111,15 @@ def test_stats_refuses_a_confidence_beyond_a_float64(tmp_path, capsys, confidenc
     one_line(capsys, cli.main(["-stats", str(path)]), str(path), "line 1 column 181: number", "out of a float64's range")
 
 
-def test_too_many_conversations_for_the_bootstrap_is_said_without_a_600_digit_number(tmp_path):
+def test_too_many_conversations_for_the_exact_bootstrap_is_said_without_a_600_digit_number(tmp_path):
     path = tmp_path / "p.json"
     path.write_text(predictions("0.5", conversations=1000))
+    read = stats.read(str(path))
     with pytest.raises(PredictionsError) as caught:
-        stats.render(stats.read(str(path)))
+        stats.bootstrappable(read)  # the report's refusal
     message = str(caught.value)
     assert "1000 conversations" in message and "more than 10^599 resamples" in message and len(message) < 300
+    assert "over 1000 conversations (Monte Carlo: 10,000 resamples, seed 0)" in stats.render(read)  # stats: drawn
 
 
 def test_the_dataset_refuses_a_category_that_is_true(tmp_path):

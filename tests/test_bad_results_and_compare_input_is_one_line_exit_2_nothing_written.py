@@ -63,8 +63,8 @@ CASES = {
                                 "mem0.json: in the mem0 format"),
     "JSON lines": (lambda t: [write(t, "refined.jsonl", '{"qa_id": "a#1"}\n{"qa_id": "a#2"}\n')],
                    "refined.jsonl: JSON lines"),
-    "a results file of another version": (lambda t: [write(t, "r.json", json.dumps({**GOOD, "version": 2}))],
-                                          "r.json: results version 2; this kit reads version 1"),
+    "a results file of another version": (lambda t: [write(t, "r.json", json.dumps({**GOOD, "version": 3}))],
+                                          "r.json: results version 3; this kit reads versions 1, 2"),
     "a results file without its dataset": (lambda t: [write(t, "r.json", json.dumps(GOOD))], "r.json: no 'dataset'"),
     "a predictions file without questions": (lambda t: [write(t, "p.json", "[]")], "p.json: no questions"),
 }

@@ -15,5 +15,6 @@ def test_importing_the_arm_without_bm25s_names_the_extra(monkeypatch):
     with pytest.raises(ImportError) as caught:
         importlib.import_module("locomo_repro.arms.bm25")
     message = str(caught.value)
-    assert message == "the bm25 arm needs the bm25s library: pip install 'locomo-repro[bm25]'"
+    assert message == ("the bm25 arm needs the bm25s library: pip install 'locomo-repro[bm25]' "
+                       "(from a clone of the kit: pip install '.[bm25]')")
     assert "\n" not in message

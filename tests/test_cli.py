@@ -20,7 +20,7 @@ USAGE_ERRORS = [
     (["-band", "2"], "-band must be within [0, 1]"),
     (["-span", "0"], "-span must be at least 1"),
     (["-parts", "0"], "-parts must be at least 1"),
-    (["-show", "-1"], "-show and -only"),
+    (["-show", "-1"], "-show, -only and -limit take a count"),
     (["-arms", "nope"], "-arms nope: no such arm set or installed plug-in (see -arms list)"),
     (["-sweep", "depth"], "invalid choice: 'depth'"),
     (["-k", "five"], "invalid int value: 'five'"),
@@ -62,8 +62,10 @@ def test_quick_run_prints_the_table_on_stdout_only(samples, capsys):
     assert lines[2].startswith("questions naming a speaker ")
     assert lines[4] == "k=5 floor=0.30 span=4 band=0.90 parts=2"
     assert lines[-1].startswith("overall          199 ")
-    err = capsys.readouterr().err
-    assert err.startswith("signature: locomo-repro:") and err.count("\n") == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith("signature: locomo-repro:")  # then what each arm cost, measured
+    assert [line.split(":")[1] for line in err[1:]] == [f" cost of {arm}" for arm in ("graph", "graph+edge", "oracle",
+                                                                                      "vector")]
 
 
 @pytest.mark.slow

@@ -1,6 +1,7 @@
 """``compare`` of a file with itself: the second copy's column of the first arm differs from the first column
 by exactly 0, with the interval [0, 0], on every row; every other column differs from it as the first copy's
 does.  A run's results file and its own ``-out`` file compare the same way: equal figures, zero differences.
+``--baseline`` puts the column it names first, the one the others are differenced from.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import json
 import pytest
 
 from locomo_repro import cli
+from refused import one_line
 
 
 @pytest.fixture(scope="module")
@@ -51,3 +53,20 @@ def test_the_same_answers_differ_by_exactly_zero_with_a_zero_interval(files, cap
             else:
                 assert (row["diff"], row["low"], row["high"]) == (mine["diff"], mine["low"], mine["high"])
     assert len(got[labels[0]]) == 7
+
+
+def test_baseline_chooses_the_column_the_others_are_differenced_from(files, capsys):
+    one, two = files
+    got = by_column(compare(capsys, one, two, "--baseline", "p.json oracle"))
+    assert list(got)[0] == "p.json oracle"
+    assert all(got["r.json oracle"][key]["diff"] == 0.0 for key in got["r.json oracle"])
+    assert all(got["p.json oracle"][key]["diff"] is None for key in got["p.json oracle"])
+    assert compare(capsys, one, "--baseline", "vector")["baseline"] == "r.json vector"  # the last word of one label
+
+
+@pytest.mark.parametrize(("name", "says"), [
+    ("oracle", "--baseline oracle: 2 columns are (r.json oracle, p.json oracle) labelled so"),
+    ("bm25", "--baseline bm25: no column is labelled so; the columns: r.json graph, "),
+])
+def test_a_baseline_that_names_no_single_column_is_one_line(files, capsys, name, says):
+    one_line(capsys, cli.main(["compare", *map(str, files), "--baseline", name]), says)

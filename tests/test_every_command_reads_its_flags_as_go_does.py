@@ -96,6 +96,23 @@ def test_the_parser_base_keeps_whole_names_and_glued_values_with_an_equals_sign(
             p.parse_args(argv)
 
 
+def test_every_flag_spelt_with_two_dashes_is_read_with_one():
+    p = flags.Parser(prog="t")
+    p.add_argument("--evaluation-py")
+    p.add_argument("-k", type=int)
+    p.add_argument("rest", nargs="*")
+    got = p.parse_args(["-evaluation-py", "e.py", "-k", "5", "--", "-evaluation-py"])
+    assert vars(got) == {"evaluation_py": "e.py", "k": 5, "rest": ["-evaluation-py"]}
+    assert p.parse_args(["-evaluation-py=f.py"]).evaluation_py == "f.py"
+    with pytest.raises(flags.UsageError):
+        p.parse_args(["-eval", "e.py"])  # still whole names only
+
+
+def test_refined_predict_reads_one_dash_flags_like_every_other_command(capsys, tmp_path):
+    assert refined_main(["predict", "-arm", "toy_plugins:Missing", "-out", str(tmp_path / "p.jsonl")]) == 2
+    one_line(capsys, 2, "toy_plugins has no attribute Missing")
+
+
 def test_bench_perf_refuses_a_readme_without_markers_before_measuring(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(perf, "measure", lambda *a, **k: pytest.fail("measured"))
     readme = tmp_path / "R.md"

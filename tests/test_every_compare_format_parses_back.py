@@ -1,16 +1,18 @@
 """Every ``--format`` of ``compare`` reads back to the same table: csv with the csv module and json with the
-json module give the exact figures, markdown and latex the same rows and cells rounded to three places."""
+json module give the exact figures, markdown and latex the same rows and cells rounded to three places; json
+and markdown carry a results file's evidence and cost per column, a predictions file's none."""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
+from pathlib import Path
 
 import pytest
 
 from locomo_repro import cli
-from locomo_repro.score.compare import FIELDS
+from locomo_repro.score.compare import COST_FIELDS, FIELDS
 
 
 @pytest.fixture(scope="module")
@@ -76,8 +78,27 @@ def test_markdown_is_the_default_and_reads_back_to_the_rounded_figures(files, ex
     assert text == printed(capsys, files, "--format", "markdown") == printed(capsys, files, "-format", "markdown")
     lines = text.splitlines()
     assert [c.strip() for c in lines[0].strip("|").split("|")] == list(FIELDS)
-    body = [[c.strip() for c in line.strip("|").split("|")] for line in lines[2:]]
+    end = lines.index("")  # then the cost table
+    body = [[c.strip() for c in line.strip("|").split("|")] for line in lines[2:end]]
     assert body == [rounded(row) for row in exact]
+    assert [c.strip() for c in lines[end + 1].strip("|").split("|")] == list(COST_FIELDS)
+    costs = [[c.strip() for c in line.strip("|").split("|")] for line in lines[end + 3:]]
+    assert [row[0] for row in costs] == ["r.json oracle", "r.json oracle+set", "p_1.json oracle", "p_1.json oracle+set"]
+    assert costs[2][1:] == [""] * 9  # a predictions file has neither evidence nor cost
+
+
+def test_json_costs_are_the_results_files_evidence_and_cost(files, capsys):
+    document = json.loads(printed(capsys, files, "--format", "json"))
+    ran = json.loads(Path(files[0]).read_text())
+    for row in document["costs"][:2]:
+        arm = row["column"].split()[-1]
+        shown, cost = ran["passes"][0]["arms"][arm]["evidence"], ran["cost"][arm]
+        assert (row["evidence_turns"], row["evidence_characters"], row["evidence_words"]) == (
+            shown["turns"], shown["characters"], shown["words"])
+        assert (row["build_seconds"], row["calls"], row["p50_seconds"], row["p99_seconds"], row["failures"]) == (
+            cost["build"]["seconds"], cost["calls"]["n"], cost["calls"]["p50"], cost["calls"]["p99"], cost["failures"])
+    assert all(value is None for row in document["costs"][2:] for key, value in row.items() if key != "column")
+    assert json.loads(printed(capsys, files[1:], "--format", "json"))["costs"] == []  # no file with costs
 
 
 def test_latex_reads_back_to_the_rounded_figures(files, exact, capsys):

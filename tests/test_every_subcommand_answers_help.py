@@ -1,5 +1,6 @@
 """The front door: ``locomo-repro --help`` lists every subcommand with one line, ``--version`` names the kit,
-and each subcommand answers ``--help`` with its own usage, exit status 0."""
+and each subcommand answers ``--help`` with its own usage under the name it was called by (``import`` and
+``table`` too, which ``peers`` carries out), exit status 0."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ def test_each_subcommand_answers_help_with_its_usage(name, capsys):
     with pytest.raises(SystemExit) as done:
         cli.main([name, "--help"])
     assert done.value.code == 0
-    assert capsys.readouterr().out.startswith("usage: locomo-repro ")
+    assert capsys.readouterr().out.startswith(f"usage: locomo-repro {name} ")
 
 
 def test_an_unknown_subcommand_is_one_line(capsys):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 
-from locomo_repro.data.progress import Progress
+from locomo_repro.data.progress import Progress, left
 
 
 class Terminal(io.StringIO):
@@ -20,7 +20,7 @@ def test_off_a_terminal_a_line_comes_every_ten_seconds_and_never_sooner():
         for _ in range(5):
             progress.advance(note="0 failed")
     assert out.getvalue().splitlines() == [
-        "locomo-repro: conversations: 3/5 done, 0 failed, 0.3 a second",
+        "locomo-repro: conversations: 3/5 done, 0 failed, 0.3 a second, about 7 s left",  # 2 more at 3 in 10 s
         "locomo-repro: conversations: 5/5 done, 0 failed, 0.2 a second",
     ]
 
@@ -36,16 +36,22 @@ def test_a_short_run_says_nothing_and_an_unknown_total_is_counted_alone():
     assert out.getvalue() == "locomo-repro: judge: 3 done, 0.1 a second\n"
 
 
-def test_with_eta_a_line_says_the_time_left_at_the_rate_so_far():
+def test_a_line_of_work_of_known_size_says_the_time_left_at_the_rate_so_far():
     ticks = iter([0.0, 10.0, 20.0])
     out = io.StringIO()
-    with Progress("judge mem0", 8, out, clock=lambda: next(ticks), verb="judged", eta=True) as progress:
+    with Progress("judge mem0", 8, out, clock=lambda: next(ticks), verb="judged") as progress:
         progress.advance(2)  # 2 in 10 s: 6 left at 0.2 a second
         progress.advance(2)
     assert out.getvalue().splitlines() == [
         "locomo-repro: judge mem0: 2/8 judged, 0.2 a second, about 30 s left",
         "locomo-repro: judge mem0: 4/8 judged, 0.2 a second, about 20 s left",
     ]
+
+
+def test_the_time_left_is_said_as_a_person_says_it():
+    assert [left(s) for s in (6.6, 89.4, 90, 5399, 5400, 7 * 3600)] == [
+        "about 7 s left", "about 89 s left", "about 2 min left", "about 90 min left", "about 1.5 h left",
+        "about 7.0 h left"]
 
 
 def test_on_a_terminal_a_bar_is_drawn_and_taken_away():

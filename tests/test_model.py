@@ -318,17 +318,19 @@ def test_command_line_run_adds_the_model_arms_and_a_rerun_costs_nothing(tmp_path
                   "-out", "with.json")
         bought = len(stub.requests)
         rerun = kit(tmp_path, "-model", "stub", "-base", stub.base_url, "-memo", str(memo), "-closed")
-        assert len(stub.requests) == bought + 1  # the rerun's one endpoint check, and nothing bought
+        assert len(stub.requests) == bought  # nothing bought, not even the check: the memo answers everything
     probes = [b for b in stub.bodies if prompt_of(b) == model.PROBE]
-    assert len(probes) == 2 and all(b["max_tokens"] == 1 for b in probes)
+    assert len(probes) == 1 and all(b["max_tokens"] == 1 for b in probes)
     bought -= 1
     plain = kit(tmp_path, "-out", "without.json", key=False)
     kept = f"locomo-repro: the model's answers are kept in {memo} (a rerun reads them back; -memo '' keeps none)\n"
-    for done in (run, rerun):  # stderr holds where the answers are kept and the run's signature, nothing else
+    for done in (run, rerun):  # stderr: where the answers are kept, the signature, each arm's cost, the tokens
         assert done.returncode == 0 and done.stderr.startswith(kept)
-        assert done.stderr[len(kept):].startswith("signature: locomo-repro:") and done.stderr.count("\n") == 2
+        sig, *costs, tokens = done.stderr[len(kept):].splitlines()
+        assert sig.startswith("signature: locomo-repro:") and tokens.startswith("locomo-repro: model stub: ")
+        assert costs and all(line.startswith("locomo-repro: cost of ") for line in costs)
     assert plain.returncode == 0 and plain.stderr.startswith("signature: locomo-repro:")
-    assert plain.stderr.count("\n") == 1
+    assert all(line.startswith("locomo-repro: cost of ") for line in plain.stderr.splitlines()[1:])
     assert "|model:stub|" in run.stderr and "|model:" not in plain.stderr
 
     # what the model should have been asked: every question above the floor, per memory; the control, all
@@ -341,7 +343,7 @@ def test_command_line_run_adds_the_model_arms_and_a_rerun_costs_nothing(tmp_path
                 prompts.append(model.evidence_prompt(q.text, cites))
     asked = len(prompts) + len(case.sample.questions)
     distinct = len(set(prompts)) + len({model.bare_prompt(q.text) for q in case.sample.questions})
-    assert bought == distinct == len(list(memo.iterdir()))
+    assert bought == distinct == len([p for p in memo.iterdir() if p.suffix != ".whole"])
     assert sorted(prompt_of(b) for b in stub.bodies if prompt_of(b) != model.PROBE) == sorted(
         set(prompts) | {model.bare_prompt(q.text) for q in case.sample.questions})
 
@@ -372,7 +374,8 @@ def test_command_line_failed_calls_are_counted_declines(tmp_path):
         failed = len(stub.requests) - 1
     assert done.returncode == 0 and "Traceback" not in done.stderr
     assert done.stdout.splitlines()[-1] == f"model stub: {failed} questions asked, 0 answered from disk, {failed} bought, {failed} failed"
-    signature, *failures = done.stderr.splitlines()  # the run's signature, then the failures shown
+    signature, *said = done.stderr.splitlines()  # the run's signature, the failures shown, the costs
+    failures = [line for line in said if not line.startswith(("locomo-repro: cost of ", "locomo-repro: model stub: 0 "))]
     assert len(failures) == model.SHOWN_FAILURES and signature.startswith("signature: ")
     assert "test-key" not in done.stderr
     arms = table_arms(done.stdout)

@@ -153,7 +153,7 @@ def test_progress_shows_reads_failures_and_rate_once_a_run_is_long():
     for question in ("a", "fail", "c"):
         reader.alone(question, [], 0.0, None, Options())
     lines = errors.getvalue().splitlines()
-    assert lines[0] == "locomo-repro: model m: 1/3 read, 0 failed, 0.1 a second"
+    assert lines[0] == "locomo-repro: model m: 1/3 read, 0 failed, 0.1 a second, about 20 s left"
     assert lines[1].startswith("locomo-repro: model m: HTTP 400")  # the failure itself
     assert lines[2] == "locomo-repro: model m: 3/3 read, 1 failed, 0.1 a second"
     assert len(lines) == 3

@@ -72,7 +72,8 @@ def test_without_matplotlib_the_report_says_how_to_install_it(tmp_path, monkeypa
     out = tmp_path / "r.html"
     assert cli.main(["report", "-o", str(out)]) == 2
     err = capsys.readouterr().err
-    assert err == "locomo-repro report: matplotlib is not installed: pip install 'locomo-repro[report]'\n"
+    assert err == ("locomo-repro report: matplotlib is not installed: pip install 'locomo-repro[report]' "
+                   "(from a clone of the kit: pip install '.[report]')\n")
     assert not out.exists()
 
 

@@ -59,7 +59,9 @@ def test_stats_prints_the_file_signature_after_an_unchanged_report(tmp_path, cap
     assert stats.main([str(path)]) == 0
     out, err = capsys.readouterr()
     assert out == stats.render(stats.read(str(path)))
-    assert signature_lines(err) == [f"signature: {signature.predictions(path, 'kit')}"]
+    # named as the report names the same file's figures: the scorer, then the bootstrap
+    assert signature_lines(err) == [
+        f"signature: locomo-repro:0.1.0|predictions:{signature.file_digest(path)}|scorer:kit|bootstrap:exact-95"]
 
 
 def test_the_cross_check_prints_one_signature_per_file(tmp_path, capsys):

@@ -38,7 +38,7 @@ def test_main_prints_the_report_and_names_the_file_as_given(reference_answers, r
     out, err = capsys.readouterr()
     assert out == (reference_dir / "stats-answers-factor.txt").read_text()
     assert out.startswith("answers-factor.json: 1986 questions, graph, scoped, span, vector\n")
-    assert err == f"signature: {signature.predictions('answers-factor.json', signature.KIT)}\n"
+    assert err == f"signature: {signature.predictions('answers-factor.json', signature.KIT, signature.EXACT)}\n"
 
 
 # --- a file small enough to work out by hand ------------------------------------------
@@ -117,9 +117,9 @@ def test_a_question_without_any_answer_is_refused_as_the_official_cross_check_re
         stats.report("n.json", [{"sample_id": "s", "qa": [bare, qa(5, "x", DECLINE, DECLINE, 0.0)]}])
 
 
-def test_more_conversations_than_the_enumeration_allows_is_an_error():
+def test_more_conversations_than_the_enumeration_allows_take_the_monte_carlo_bootstrap():
     many = [{"sample_id": f"s{i}", "qa": [qa(4, "red", "red", "red", 0.5)]} for i in range(13)]
-    with pytest.raises(PredictionsError, match=r"^big\.json: 13 conversations: .*5,200,300"):
+    assert "95% percentile bootstrap over 13 conversations (Monte Carlo: 10,000 resamples, seed 0)\n" in \
         stats.report("big.json", many)
 
 

@@ -168,3 +168,93 @@ class Vector(Vec):
 
 
 NOT_CALLABLE = 3
+
+
+class Both(Vec):
+    """A memory that can also answer, without saying which it is: refused."""
+
+    name = "both"
+
+    def answer(self, question: str) -> str:
+        return "both"
+
+
+class BothAsMemory(Both):
+    """The same, saying it is a memory: measured by its recall."""
+
+    name = "both_memory"
+    kind = "memory"
+
+
+class BothAsAnswerer(Both):
+    """The same, saying it is an answerer: measured by its answer."""
+
+    name = "both_answerer"
+    kind = "answerer"
+
+
+class KindWithout(Vec):
+    """A memory that calls itself an answerer but has no answer: refused."""
+
+    name = "kind_without"
+    kind = "answerer"
+
+
+def both_made(conversation: Conversation) -> Both:
+    """A function factory whose object has both methods and no kind: refused once it is made."""
+    return Both(conversation)
+
+
+class Flaky(Vec):
+    """A remote memory whose first call for each question fails, as a service that times out now and then."""
+
+    name = "flaky"
+
+    def __init__(self, conversation: Conversation) -> None:
+        super().__init__(conversation)
+        self.asked: set[str] = set()
+
+    def recall(self, question: str, k: int) -> list[tuple[str, float]]:
+        if question not in self.asked:
+            self.asked.add(question)
+            raise TimeoutError("the service did not answer in time")
+        return super().recall(question, k)
+
+
+class Firsts:
+    """A memory with settings: the first ``first`` turns (at most k), each scored ``score``; ``backwards`` turns
+    them the other way round."""
+
+    name = "firsts"
+
+    def __init__(self, conversation: Conversation, first: int = 3, score: float = 1.0, backwards: bool = False,
+                 tag: str = "") -> None:
+        turns = list(conversation.turns[:first])
+        self.turns = turns[::-1] if backwards else turns
+        self.score = score
+        self.tag = tag
+
+    def recall(self, question: str, k: int) -> list[tuple[str, float]]:
+        return [(t.id, self.score) for t in self.turns[:k]]
+
+
+class Diary:
+    """A memory fed session by session that forgets: it keeps the turns of its last two sessions only, and
+    recalls the latest of them; it records what it was given, to be checked."""
+
+    name = "diary"
+    seen: list[tuple[str, int, int, object]] = []  # (conversation, session, turns, date), in the order added
+
+    def __init__(self, conversation: Conversation) -> None:
+        if conversation.turns:  # the turns come session by session, none up front
+            raise ValueError("a memory fed session by session was given the turns up front")
+        self.conversation = conversation.id
+        self.kept: list = []
+
+    def add(self, session) -> None:
+        Diary.seen.append((self.conversation, session.number, len(session.turns), session.date))
+        self.kept = [*self.kept, session][-2:]
+
+    def recall(self, question: str, k: int) -> list[tuple[str, float]]:
+        turns = [t for s in self.kept for t in s.turns]
+        return [(t.id, 1.0) for t in reversed(turns[-k:])]

@@ -27,12 +27,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from .plugin import Conversation, needs
+
 try:
     import bm25s
 except ImportError as err:  # the loader turns this message into its one line
-    raise ImportError("the bm25 arm needs the bm25s library: pip install 'locomo-repro[bm25]'") from err
-
-from .plugin import Conversation
+    raise ImportError(needs("bm25", "bm25s", "bm25")) from err
 
 
 def _tokens(texts: list[str]) -> list[list[str]]:
@@ -42,13 +42,14 @@ def _tokens(texts: list[str]) -> list[list[str]]:
 
 
 class BM25:
-    """A conversation's turns in a BM25 index (bm25s, default parameters), one document per ``Turn.line()``."""
+    """A conversation's turns in a BM25 index (bm25s, its default parameters unless given: ``-arms
+    'bm25(k1=1.2,b=0.5)'``), one document per ``Turn.line()``."""
 
     name = "bm25"
 
-    def __init__(self, conversation: Conversation) -> None:
+    def __init__(self, conversation: Conversation, k1: float = 1.5, b: float = 0.75) -> None:
         self.ids = [t.id for t in conversation.turns]
-        self.retriever = bm25s.BM25()
+        self.retriever = bm25s.BM25(k1=k1, b=b)
         if self.ids:  # bm25s cannot index no documents
             self.retriever.index(_tokens([t.line() for t in conversation.turns]), show_progress=False)
 

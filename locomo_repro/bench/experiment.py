@@ -7,9 +7,11 @@ reader; a memory is asked once per question however many readers share it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field, replace
+from time import perf_counter
 from typing import Any, TextIO
 
 from ..data.dataset import ANSWERABLE, CATEGORIES, COGNITIVE, LOCOMO, Question, Sample
@@ -17,16 +19,17 @@ from ..arms.factor import Scoped, Span
 from ..go.strings import to_lower
 from ..arms.graph import NAMING, Knowledge
 from ..memory.cite import Cite, Memory, ids, sure
-from ..score.metric import DECLINE, declined, grade, recall
+from ..score.metric import DECLINE, declined, grade, in_turn, recall
 from ..read.model import Model, Nothing
 from ..arms.oracle import Oracle
-from ..arms.plugin import SET, Asked, Conversation, Plugged, Plugin, PluginError, Said, load, made
+from ..arms.plugin import SET, Asked, Conversation, Plugged, Plugin, PluginError, Said, configured, made, set_up
+from ..arms.plugin import kind as kind_of
 from ..arms.path import Path
 from ..read.reader import Options, Reader, gather, recite, reply
 from ..memory.talk import mentions
 from ..memory.terms import Vocabulary
 from ..arms.vector import VectorMemory
-from .names import ARM_SETS as ARM_SETS, MEMORIES, STEPS  # ARM_SETS re-exported: bench.ARM_SETS
+from .names import ARM_SETS as ARM_SETS, MEMORIES, STEPS, PluginSweep, plugin_sweep, steps  # ARM_SETS re-exported: bench.ARM_SETS
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +39,8 @@ class Arm:
     A ``remote`` arm's reader waits on the network (the model reader): given a
     pool, ``Case.ask`` puts all its reads to the pool at once.  An arm with an
     ``answerer`` (an answering plug-in) has no memory or reader of the kit's: its
-    replies are taken as given.
+    replies are taken as given.  An arm with ``at`` answers in that pass only: the
+    plug-in built with the ``at``-th value of a swept setting (``-sweep 'bm25(k1=…)'``).
     """
 
     name: str
@@ -44,6 +48,7 @@ class Arm:
     read: Reader
     remote: bool = False
     answerer: Asked | None = None
+    at: int | None = None  # the one pass it is asked in: a swept plug-in's value (None: every pass)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,13 +75,27 @@ class Record:
 
 @dataclass
 class Case:
-    """One conversation with its vocabulary, its graph and the arms built over it."""
+    """One conversation with its vocabulary, its graph and the arms built over it.
+
+    Measured, never printed on stdout: ``built``, the seconds building the kit's own memories took (the
+    vocabulary, the vector memory, the graph, the arm sets; not the plug-ins', which time themselves), and
+    ``timed``, the seconds of each call of a built-in memory's ``recall`` and of a remote arm's read, by
+    memory or arm name."""
 
     sample: Sample
     vocab: Vocabulary
     knowledge: Knowledge
     arms: list[Arm]
     recalled: dict[tuple[str, int], list[tuple[list[Cite], float]]] = field(default_factory=dict)
+    built: float = 0.0
+    timed: dict[str, list[float]] = field(default_factory=dict)
+
+    def clocked(self, name: str, call: Callable[..., Any], *args: Any) -> Any:
+        """``call(*args)``, its wall seconds kept under ``name`` (from any thread)."""
+        started = perf_counter()
+        got = call(*args)
+        self.timed.setdefault(name, []).append(perf_counter() - started)  # list.append holds the GIL: safe
+        return got
 
     def recall(self, memory: Memory, k: int, pool: Executor | None = None) -> list[tuple[list[Cite], float]]:
         """Every question's cites and confidence from one memory at one k, computed once (with ``pool``, a
@@ -86,8 +105,10 @@ class Case:
             texts = [q.text for q in self.sample.questions]
             if pool is not None and getattr(memory, "threaded", False):
                 got = list(pool.map(memory.recall, texts, [k] * len(texts)))
-            else:
+            elif isinstance(memory, Plugged):  # it times its own calls, retries apart
                 got = [memory.recall(text, k) for text in texts]
+            else:
+                got = [self.clocked(memory.name, memory.recall, text, k) for text in texts]
             self.recalled[key] = [(cites, sure(self.vocab, text, cites)) for text, cites in zip(texts, got)]
         return self.recalled[key]
 
@@ -108,21 +129,22 @@ class Case:
         cites = arm.memory.recall(question, options.k)
         return arm.read(question, cites, sure(self.vocab, question, cites), self.vocab, options)
 
-    def ask(self, options: Options, pool: Executor | None = None) -> dict[str, list[Record]]:
-        """Every question of this conversation put to every arm.
+    def ask(self, options: Options, pool: Executor | None = None, at: int = 0) -> dict[str, list[Record]]:
+        """Every question of this conversation put to every arm (of pass ``at``: see ``Arm.at``).
 
         With ``pool``, every read of a remote arm is submitted first, so those
         reads run at once while the other arms read; the records are the same,
         in question order, whatever order the reads finish in.
         """
+        arms = [arm for arm in self.arms if arm.at is None or arm.at == at]
         pending = [
-            [pool.submit(arm.read, q.text, cites, confidence, self.vocab, options)
+            [pool.submit(self.clocked, arm.name, arm.read, q.text, cites, confidence, self.vocab, options)
              for q, (cites, confidence) in zip(self.sample.questions, self.recall(arm.memory, options.k, pool))]
             if pool is not None and arm.remote else None
-            for arm in self.arms
+            for arm in arms
         ]
         out: dict[str, list[Record]] = {}
-        for arm, submitted in zip(self.arms, pending):
+        for arm, submitted in zip(arms, pending):
             if arm.answerer is not None:
                 out[arm.name] = self.answered(arm, options, pool)
                 continue
@@ -188,13 +210,9 @@ class Tally:
         n = self.count(kinds) if n is None else n
         if not n:
             return 0.0
-        # Added in turn, not with sum() (which compensates from Python 3.12).
         # Over all categories the reference adds in a Go map's order, which is
-        # undefined; the kit adds them in category order.
-        total = 0.0
-        for k in kinds or sorted(sums):
-            total += sums.get(k, 0.0)
-        return total / n
+        # undefined; the kit adds them in category order, in turn.
+        return in_turn(sums.get(k, 0.0) for k in kinds or sorted(sums)) / n
 
     def mean(self, kinds: Sequence[int] = ()) -> float:
         """Mean score over the given categories (all when none)."""
@@ -219,6 +237,8 @@ def build(
     blind: bool = False,
     derive: bool = True,
     coref: bool = False,
+    retries: int = 0,
+    sweep: str | None = None,
 ) -> list[Case]:
     """Build every conversation's vocabulary, memories and arms.
 
@@ -226,29 +246,42 @@ def build(
     reasoner no rule (the derived-facts ablation); ``coref`` lets the dialogue
     reader bind third-person pronouns per session (the README's coreference
     experiment, reconstructed: ``talk.third_person``).  ``arm_set`` is an ``-arms``
-    value: names of :data:`ARMS` and plug-ins, comma-separated (:func:`choose`).
+    value: names of :data:`ARMS` and plug-ins, comma-separated (:func:`choose`); a plug-in's calls are
+    tried ``retries`` more times when they raise (``-retries``).  With ``sweep`` over a plug-in's setting
+    (``names.plugin_sweep``), that plug-in is built once per value, each answering in its own pass.
     """
     parts = choose(arm_set)
+    swept = plugin_sweep(sweep) if sweep else None
+    if swept is not None:
+        swept_part(parts, swept)
     cases: list[Case] = []
     for sample in samples:
+        started = perf_counter()
         vocab = Vocabulary([t.text for t in sample.turns])
         vector = VectorMemory(sample.turns, vocab)
         graph = Knowledge(sample, vocab, (NAMING,) if derive else (), coref=coref)
         if blind:
             graph.blind()
-        arms: dict[str, Arm] = {}
+        arms: dict[tuple[str, int | None], Arm] = {}
         mades: dict[str, Plugged | Asked] = {}
         for part in parts:
-            if isinstance(part, str):
+            if isinstance(part, str) and part in ARMS:
                 got = ARMS[part](sample, vocab, vector, graph)
+            elif isinstance(part, str):  # one arm: built by the first set that names it, alone
+                got = [arm for arm in ARMS[ONE[part]](sample, vocab, vector, graph) if arm.name == part]
             else:
                 plugin, gathered = part
-                if plugin.name not in mades:
-                    mades[plugin.name] = made(plugin, Conversation.of(sample))
-                got = [_plugged(plugin.name, mades[plugin.name], gathered)]
+                variants = [(None, plugin)] if swept is None or not swept_part([part], swept, refuse=False) else [
+                    (i, configured(plugin, ((swept.key, v),), "-sweep")) for i, v in enumerate(swept.values)]
+                got = []
+                for at, variant in variants:
+                    if variant.name not in mades:
+                        mades[variant.name] = made(variant, Conversation.of(sample), retries)
+                    got.append(replace(_plugged(plugin.name, mades[variant.name], gathered), at=at))
             for arm in got:  # an arm two sets share (vector in main and walk) is the same arm: kept once
-                arms.setdefault(arm.name, arm)
-        cases.append(Case(sample, vocab, graph, list(arms.values())))
+                arms.setdefault((arm.name, arm.at), arm)
+        built = perf_counter() - started - sum(m.built for m in mades.values())
+        cases.append(Case(sample, vocab, graph, list(arms.values()), built=built))
     return cases
 
 
@@ -262,27 +295,48 @@ def _plugged(name: str, plugged: Plugged | Asked, gathered: bool) -> Arm:
 
 
 def choose(arm_set: str) -> list[str | tuple[Plugin, bool]]:
-    """The parts of an ``-arms`` value, in order: built-in arm set names (:data:`ARMS`) and plug-ins.
+    """The parts of an ``-arms`` value, in order: built-in arm set names (:data:`ARMS`), single built-in arms
+    (:data:`ONE`: ``vector``, ``oracle+set``, … as an arm set names them) and plug-ins.
 
     A part that is not an arm set's name is a plug-in, ``MODULE:ATTR`` or an installed entry point's name
-    (``arms.plugin.load``), optionally with ``+set`` (its memory read by the ``+set`` reader).  Raises
-    ``PluginError`` (one line) for a plug-in that cannot be loaded or whose name is a built-in memory's.
+    (``arms.plugin.load``), optionally with settings in brackets (``bm25(k1=1.2,b=0.5)``: ``plugin.set_up``;
+    the commas inside them are the settings') and ``+set`` (its memory read by the ``+set`` reader).  Raises
+    ``PluginError`` (one line) for a plug-in that cannot be loaded, whose name is a built-in memory's, or
+    whose name another plug-in of the run (an installed entry point's included) gives too.
     """
     parts: list[str | tuple[Plugin, bool]] = []
-    for part in arm_set.split(","):
-        if part in ARMS:
+    named: dict[str, Plugin] = {}
+    for part in re.split(r",(?![^()]*\))", arm_set):
+        if part in ARMS or part in ONE:
             parts.append(part)
             continue
         gathered = part.endswith(SET)
-        plugin = load(part[: -len(SET)] if gathered else part)
-        if plugin.name in MEMORIES:
+        plugin = set_up(part[: -len(SET)] if gathered else part)
+        if plugin.name.partition("(")[0] in MEMORIES:
             raise PluginError(f"-arms {part}: the arm name {plugin.name!r} is a built-in memory's; give the "
                               f"factory another name attribute")
-        factory = plugin.factory
-        if gathered and isinstance(factory, type) and hasattr(factory, "answer") and not hasattr(factory, "recall"):
+        if named.setdefault(plugin.name, plugin).target != plugin.target:  # bm25 and bm25+set are one plug-in
+            raise PluginError(f"-arms {part}: the arm name {plugin.name!r} is also {named[plugin.name].target}'s; "
+                              f"two plug-ins of one run give two names")
+        if gathered and isinstance(plugin.factory, type) and kind_of(plugin.factory) == "answerer":
             raise PluginError(f"-arms {part}: {plugin.name} is an answerer; only a memory is read by a reader")
         parts.append((plugin, gathered))
     return parts
+
+
+def swept_part(parts: Sequence[str | tuple[Plugin, bool]], swept: PluginSweep, refuse: bool = True) -> bool:
+    """Whether ``parts`` hold the plug-in a plug-in sweep names (by its arm's name or as ``-arms`` names it),
+    without that setting of its own; with ``refuse``, ``PluginError`` (one line) when not."""
+    for part in parts:
+        if not isinstance(part, str) and swept.arm in (part[0].name, part[0].name.partition("(")[0],
+                                                        part[0].target):
+            if swept.key in dict(part[0].settings):
+                raise PluginError(f"-sweep {swept.arm}({swept.key}=...): -arms already sets {swept.key}")
+            configured(part[0], ((swept.key, swept.values[0]),), f"-sweep {swept.arm}({swept.key}=...)")
+            return True
+    if refuse:
+        raise PluginError(f"-sweep {swept.arm}({swept.key}=...): no plug-in of -arms is named {swept.arm}")
+    return False
 
 
 def add_model_arms(cases: Sequence[Case], model: Model, closed: bool = False) -> None:
@@ -332,6 +386,10 @@ def _build_line(name: str, counts: Sequence[int], terms: str) -> str:
         f"{nodes:5d} nodes  {edges:6d} edges  {derived:4d} derived"
     )
 
+
+#: Every built-in arm by name, with the first arm set that builds it: ``-arms vector,mine`` asks that one arm
+#: beside a plug-in (an arm's name means one memory and one reader in every set).
+ONE: dict[str, str] = {arm: name for name, arms in reversed(ARM_SETS.items()) for arm in arms}
 
 #: One conversation's arms of an arm set, from its sample, vocabulary, vector memory and graph.
 ArmSet = Callable[[Sample, Vocabulary, VectorMemory, Knowledge], list[Arm]]
@@ -520,9 +578,11 @@ def sweep(cases: Sequence[Case], options: Options, setting: str, progress: TextI
 
 
 def sweep_table(setting: str, tallies: Sequence[dict[str, Tally]]) -> str:
-    """``sweep``'s table over each value's tally per arm (values in ``STEPS`` order)."""
+    """``sweep``'s table over each value's tally per arm (values in ``STEPS`` order; a plug-in's setting,
+    ``names.plugin_sweep``, headed by its key, in its values' order)."""
     lines: list[str] = []
-    for value, tally in zip(STEPS[setting], tallies):
+    setting, values = steps(setting)
+    for value, tally in zip(values, tallies):
         arms = sorted(tally)
         if not lines:
             lines.append(f"{'':8}" + "".join(f"  {a:>26}" for a in arms))

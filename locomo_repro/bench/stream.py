@@ -21,23 +21,26 @@ import tempfile
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Executor, Future
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Protocol, TextIO
 
-from ..arms.plugin import PluginError
+from ..arms.plugin import Asked, Plugged, PluginError
 from ..data.dataset import Sample
 from ..data.stop import Threads, workers
 from ..go.json import dumps
 from ..read.reader import Options
 from ..score import results as saved
+from ..score.metric import in_turn
 from ..text.reduce import forget, load_stems
 from . import experiment as bench
+from .names import plugin_sweep, steps
 
 
 @dataclass(frozen=True, slots=True)
 class Settings:
     """What a run builds and asks: the arm set (an ``-arms`` value: sets and plug-ins), the ablations, the
-    reader settings, the swept setting, and how many threads a plug-in's calls may run in at once."""
+    reader settings, the swept setting, how many threads a plug-in's calls may run in at once, and how many
+    more times a call that raised is tried."""
 
     options: Options
     arm_set: str = "main"
@@ -47,9 +50,12 @@ class Settings:
     sweep: str | None = None
     concurrency: int = 1
     also: tuple[Options, ...] = ()  # further settings to ask each built conversation with (not printed)
+    retries: int = 0  # more tries of a plug-in's call that raised
 
     def passes(self) -> list[Options]:
         """The settings each conversation is asked with: one, or one per swept value; then ``also``."""
+        if self.sweep and plugin_sweep(self.sweep):  # a plug-in's setting: the reader's settings every pass
+            return [*[self.options] * len(steps(self.sweep)[1]), *self.also]
         return [*(bench.swept(self.options, self.sweep) if self.sweep else [self.options]), *self.also]
 
 
@@ -65,12 +71,68 @@ class Outcome:
     bound: tuple[int, int] | None  # statement sentences whose subject coreference decided, of all (-coref)
     subjects: tuple[int, int]  # questions naming a speaker, questions resolving to a known name
     records: tuple[dict[str, list[bench.Record]], ...]
+    spent: dict[str, Spent] = field(default_factory=dict)  # by arm: what it cost (measured)
+    evidence: tuple[dict[str, Evidence], ...] = ()  # per pass, by arm: the evidence handed to its reader
+
+
+@dataclass(frozen=True, slots=True)
+class Spent:
+    """What one arm cost over one conversation, measured: seconds building its memory (a plug-in's factory;
+    for a built-in arm, the kit's whole build of the conversation, which its arms share), seconds per call
+    in the order the calls ended (a memory's ``recall``, an answerer's ``answer``, a model's read), the
+    calls that failed and were tried again, and ``of``: the memory or plug-in the calls are of (two arms
+    reading one memory share its calls); for a memory fed session by session, the seconds of each ``add``."""
+
+    built: float
+    calls: tuple[float, ...]
+    failures: int
+    of: str
+    sessions: tuple[float, ...] = ()  # seconds of each add(session): a memory fed session by session
+
+
+#: The evidence an arm handed its reader over one conversation: questions with evidence, and the turns,
+#: characters and words of that evidence summed over them (the turns' texts, as the readers read them).
+Evidence = tuple[int, int, int, int]
+
+
+def spent(case: bench.Case) -> dict[str, Spent]:
+    """Every arm's cost over a case asked, in the case's arm order."""
+    out = {}
+    for arm in case.arms:
+        made = arm.answerer if arm.answerer is not None else arm.memory
+        if arm.name in out:
+            continue
+        if isinstance(made, (Plugged, Asked)):
+            out[arm.name] = Spent(made.built, tuple(made.calls), made.failures, made.name, tuple(made.sessions))
+        elif arm.remote:
+            out[arm.name] = Spent(0.0, tuple(case.timed.get(arm.name, ())), 0, arm.name)
+        else:
+            out[arm.name] = Spent(case.built, tuple(case.timed.get(arm.memory.name, ())), 0, arm.memory.name)
+    return out
+
+
+def evidence(case: bench.Case, records: dict[str, list[bench.Record]]) -> dict[str, Evidence]:
+    """Each arm's evidence over one pass of a case (an arm that named none, a bare answerer, left out)."""
+    texts = {t.id: t.text for t in case.sample.turns}
+    out = {}
+    for arm, got in records.items():
+        named = [r.context for r in got if r.context is not None]
+        if len(named) < len(got):
+            continue
+        turns = chars = words = 0
+        for context in named:
+            for dia_id in context:
+                text = texts[dia_id]
+                turns, chars, words = turns + 1, chars + len(text), words + len(text.split())
+        out[arm] = (len(named), turns, chars, words)
+    return out
 
 
 def outcome(case: bench.Case, settings: Settings, pool: Executor | None = None) -> Outcome:
     """A built conversation asked every pass (``pool`` asks its remote arms: see ``Case.ask``)."""
     k = case.knowledge
     speaker, known, _ = bench.subjects([case])
+    records = tuple(case.ask(each, pool, at) for at, each in enumerate(settings.passes()))
     return Outcome(
         sample=case.sample.id,
         sessions=case.sample.sessions,
@@ -79,7 +141,9 @@ def outcome(case: bench.Case, settings: Settings, pool: Executor | None = None) 
         terms=case.vocab.size,
         bound=k.bound if settings.coref else None,
         subjects=(speaker, known),
-        records=tuple(case.ask(each, pool) for each in settings.passes()),
+        records=records,
+        spent=spent(case),
+        evidence=tuple(evidence(case, each) for each in records),
     )
 
 
@@ -98,7 +162,7 @@ def conversation(sample: Sample, settings: Settings) -> Outcome:
     gc.disable()  # the collection below is the one that finds this conversation's cycles
     try:
         (case,) = bench.build([sample], settings.arm_set, settings.blind, derive=settings.derive,
-                              coref=settings.coref)
+                              coref=settings.coref, retries=settings.retries, sweep=settings.sweep)
         if settings.concurrency > 1 and any(getattr(a.memory, "threaded", False) or a.answerer for a in case.arms):
             with Threads(settings.concurrency, "plugin") as pool:
                 done = outcome(case, settings, pool)
@@ -155,8 +219,8 @@ def outcomes(samples: Iterable[Sample], settings: Settings, jobs: int = 1, kept:
             try:
                 return keep(got.result())
             except PluginError as err:  # loaded here, but not in the worker (which imports it by name)
-                raise PluginError(f"{err} (in a worker process: -jobs 1 runs every conversation in this one)"
-                                  ) from None
+                raise PluginError(f"{err} (in a worker process: -jobs 1 runs every conversation in this one)",
+                                  err.stack) from None
 
         if jobs == 1:
             for sample in samples:
@@ -173,6 +237,13 @@ def outcomes(samples: Iterable[Sample], settings: Settings, jobs: int = 1, kept:
                 yield done(waiting.popleft())
     finally:
         gc.unfreeze()
+
+
+def _seconds(value: float | None) -> str:
+    """A measured time as a person reads it: milliseconds below a second, else seconds."""
+    if value is None:
+        return "-"
+    return f"{1000 * value:.3g} ms" if value < 1 else f"{value:.2f} s"
 
 
 def _percent(part: int, whole: int, places: int) -> str:
@@ -242,6 +313,9 @@ class Report:
         self.picked: dict[int, int] = {}
         self.spool = tempfile.TemporaryFile() if predictions else None
         self.sums: list[tuple[str, list[dict[str, saved.Sums]]]] | None = [] if sums else None
+        self.spent: dict[str, list[Spent]] = {}  # by arm, per conversation in dataset order
+        self.evidence: list[dict[str, Evidence]] = [{} for _ in settings.passes()]  # per pass, by arm: summed
+        self.sizes: list[tuple[str, int]] = []  # each conversation's turns, in dataset order
 
     def add(self, o: Outcome) -> None:
         """Take one conversation's outcome (the next in dataset order); keep only what the report needs."""
@@ -250,11 +324,18 @@ class Report:
         self.turns += o.built[0]
         self.questions += o.questions
         self.lines.append(bench._build_line(o.sample, o.built, str(o.terms)))
+        self.sizes.append((o.sample, o.built[0]))
         self.totals = [a + b for a, b in zip(self.totals, o.built)]
         if o.bound is not None:
             self.hit, self.said = self.hit + o.bound[0], self.said + o.bound[1]
         self.speaker += o.subjects[0]
         self.known += o.subjects[1]
+        for name, cost in o.spent.items():
+            self.spent.setdefault(name, []).append(cost)
+        for summed, each in zip(self.evidence, o.evidence):
+            for arm, (n, turns, chars, words) in each.items():
+                was = summed.get(arm, (0, 0, 0, 0))
+                summed[arm] = (was[0] + n, was[1] + turns, was[2] + chars, was[3] + words)
         for tallies, records in zip(self.tallies, o.records):
             for arm, got in records.items():
                 tally = tallies.setdefault(arm, bench.Tally())
@@ -273,6 +354,39 @@ class Report:
         if self.spool is not None:
             self.spool.write(b",\n" if self.spool.tell() else b"[\n")
             self.spool.write(encoded(prediction(o.sample, records)))
+
+    def whole(self) -> list[str]:
+        """One note per ``k`` of the run that reaches a conversation's size: there a memory may return every
+        turn, so its evidence is the whole conversation and retrieval measures nothing (for stderr)."""
+        notes = []
+        for k in sorted({each.k for each in self.settings.passes()}):
+            reached = [f"{sample} ({turns} turns)" for sample, turns in self.sizes if turns <= k]
+            if reached:
+                shown = ", ".join(reached[:3]) + (f" and {len(reached) - 3} more" if len(reached) > 3 else "")
+                notes.append(f"k={k} reaches the size of {len(reached)} of {len(self.sizes)} conversations "
+                             f"({shown}): there a memory may return every turn, and retrieval measures nothing")
+        return notes
+
+    def costs(self) -> list[str]:
+        """One line per arm of what it cost (measured: for stderr, never stdout) and the evidence it handed its
+        reader a question, in table order."""
+        lines = []
+        for arm in self.arms:
+            got = saved.cost(self.spent.get(arm, ()))
+            each = f"{_seconds(got.build / max(len(got.conversations), 1))} a conversation"
+            if got.sessions is not None:
+                added = [s for per in got.sessions for s in per]
+                each += f", {_seconds(in_turn(added) / max(len(added), 1))} a session added"
+            said = [f"build {_seconds(got.build)} ({each})"]
+            if got.calls:
+                said.append(f"{got.calls} calls, p50 {_seconds(got.p50)}, p95 {_seconds(got.p95)}, "
+                            f"p99 {_seconds(got.p99)}")
+            shown = saved.mean_evidence(self.evidence[0].get(arm))
+            if shown is not None:
+                said.append(f"evidence {shown.turns:.1f} turns, {shown.characters:.0f} characters, "
+                            f"{shown.words:.0f} words a question")
+            lines.append(f"cost of {arm}: " + "; ".join(said))
+        return lines
 
     @property
     def arms(self) -> list[str]:
@@ -296,8 +410,9 @@ class Report:
         )
         if self.settings.sweep:
             if progress:
-                for value in bench.STEPS[self.settings.sweep]:
-                    print(f"locomo-repro: {self.settings.sweep}={value:g} done", file=progress)
+                label, values = steps(self.settings.sweep)
+                for value in values:
+                    print(f"locomo-repro: {label}={value:g} done", file=progress)
             out.append(bench.sweep_table(self.settings.sweep, self.tallies))
             return "".join(out)
         out.append(f"\n{bench.header(self.settings.options)}\n\n")
@@ -312,7 +427,11 @@ class Report:
         run's ``signature`` name what was run."""
         assert self.sums is not None, "a report made without sums"
         passes = [(asdict(each), tallies) for each, tallies in zip(self.settings.passes(), self.tallies)]
-        return saved.run(settings, sha256, signature, self.settings.sweep, passes, self.sums)
+        sweep = self.settings.sweep
+        plugged = plugin_sweep(sweep) if sweep else None
+        swept = None if sweep is None else (plugged.setting, plugged.values) if plugged else (
+            sweep, [options[sweep] for options, _ in passes])
+        return saved.run(settings, sha256, signature, swept, passes, self.sums, self.evidence, self.spent)
 
     def predictions(self) -> bytes:
         """The ``-out`` file: every conversation's predictions, as ``dumps`` writes the list (once: the

@@ -202,7 +202,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = parser()
     args = p.parse(argv)
     outputs = [(flag, path) for flag, path in (("--markdown", args.markdown), ("--json", args.json)) if path]
-    if problem := unwritable_all(outputs):  # refused before minutes of measuring
+    inputs = [("--manifest", args.manifest), ("--data", args.data or os.environ.get("LOCOMO_DATA"))]
+    if problem := unwritable_all(outputs, inputs):  # refused before minutes of measuring; never over an input
         print(f"locomo-repro: {problem}", file=sys.stderr)
         return 2
     try:

@@ -20,6 +20,12 @@ model's memo folder, golden files, every LoCoMo-Refined file) goes through
   process printed so far is flushed (so a table and ``-out /dev/stdout`` keep their order);
 * a folder: an error.
 
+A file in a folder the kit owns (the ``-resume`` folder, the model's memo
+folder, the cache) is written by :func:`write_kept`, which follows nothing:
+what is planted at its path (a symbolic link, dangling or not, a file with
+other hard links, a FIFO, a device) is refused in one line, never written
+through, and the rename replaces the name itself.
+
 Several files are staged first and renamed into place only once every one is
 written, so a failure while writing (a full disk) leaves none of them new.  The
 renames are all or none too: each replaced file is kept (a hard link, else a
@@ -27,9 +33,13 @@ copy) until every rename is done, and a rename that fails (an immutable file)
 puts back every file replaced before it and removes every file created.  Two
 outputs of one call that are the same file (by path or by inode) are refused
 before anything is written (:func:`unwritable_all` says so before a command's
-work); a device, a FIFO or a pipe may take several.  A SIGTERM or SIGHUP while
-staging removes the temporary files before the signal takes its usual course;
-one arriving during the renames waits until they are done.  Temporary files
+work, and refuses an output that is one of the command's inputs); a device, a FIFO or a pipe may take several.  A SIGTERM or SIGHUP while
+a write runs removes the temporary files and puts back what the renames replaced
+(a file written in place excepted) before the signal takes its usual course, so the
+process ends by it with the old files or the new ones; one arriving during the
+renames is held back by the kernel until they are done (never lost between the
+interpreter's noticing it and the old handler's return), and none is held back
+while a file is written in place (a FIFO no one reads would hold it for ever).  Temporary files
 are named ``.<name>.<pid>-<8 hex digits>.tmp``; a write to a path first removes
 such files for the same name whose process is gone (a ``kill -9`` left them).
 Errors are :class:`WriteError`, one line naming the file.
@@ -46,7 +56,7 @@ import signal
 import stat
 import sys
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
@@ -90,10 +100,17 @@ def write_atomic(dest: str | os.PathLike[str], data: bytes) -> None:
     write_files([(Path(dest), data)])
 
 
-def write_files(files: Iterable[tuple[str | os.PathLike[str], bytes]]) -> None:
+def write_kept(dest: str | os.PathLike[str], data: bytes) -> None:
+    """Write ``data`` to ``dest``, a file in a folder the kit owns, following nothing (the module docstring):
+    nothing or a plain file of one link may be there.  Raises :class:`WriteError`."""
+    write_files([(Path(dest), data)], follow=False)
+
+
+def write_files(files: Iterable[tuple[str | os.PathLike[str], bytes]], *, follow: bool = True) -> None:
     """Write every ``(path, data)`` pair as the module docstring describes, or (short of a special file
-    or a hard-linked file failing midway) none of them.  Raises :class:`WriteError`."""
-    plans = [_plan(Path(path), bytes(data)) for path, data in files]
+    or a hard-linked file failing midway) none of them (``follow=False``: as :func:`write_kept`).
+    Raises :class:`WriteError`."""
+    plans = [_plan(Path(path), bytes(data)) if follow else _kept(Path(path), bytes(data)) for path, data in files]
     if clash := _clash([(str(plan.path), plan) for plan in plans]):
         raise WriteError(errno.EINVAL, clash, str(plans[0].path))
     staged: list[tuple[str, _Plan]] = []
@@ -108,10 +125,11 @@ def write_files(files: Iterable[tuple[str | os.PathLike[str], bytes]]) -> None:
                 for _, plan in staged:
                     if plan.st is not None:
                         _keep(plan, kept)
-            signals.defer()
-            for temp, plan in staged:
-                _attempt(plan.path, os.replace, temp, plan.target)
-                done.append(plan)
+            with signals.held():  # the renames: a signal waits until they are all done
+                for temp, plan in staged:
+                    _attempt(plan.path, os.replace, temp, plan.target)
+                    done.append(plan)
+            signals.check()  # one that came meanwhile ends the write here, every old file put back
             if any(plan.in_place for plan in plans):
                 sys.stdout.flush()
                 sys.stderr.flush()
@@ -144,17 +162,31 @@ def silence_stdout() -> None:
     os.close(null)
 
 
-def unwritable_all(outputs: Iterable[tuple[str, str | os.PathLike[str]]]) -> str | None:
+def unwritable_all(outputs: Iterable[tuple[str, str | os.PathLike[str]]],
+                   inputs: Iterable[tuple[str, str | os.PathLike[str] | None]] = ()) -> str | None:
     """Why :func:`write_files` could not write these outputs of one command, each ``(what, path)`` (``what``
     names it in the message: ``--summary``), for a check before the command's work; None when it could.
 
-    Each must be writable (:func:`unwritable`), and no two may be the same file."""
+    Each must be writable (:func:`unwritable`), no two may be the same file, and none may be one of the
+    command's ``inputs`` (``(what, path)``, a None path left out): the same file by device and inode, by
+    whatever link it is reached (``-out`` naming the ``-data`` file would replace the dataset)."""
     named = [(what, Path(path)) for what, path in outputs]
+    read: list[tuple[str, tuple[int, int]]] = []
+    for what, path in inputs:
+        with contextlib.suppress(OSError, TypeError):
+            st = os.stat(path)  # type: ignore[arg-type]
+            if stat.S_ISREG(st.st_mode):
+                read.append((f"{what} {path}", (st.st_dev, st.st_ino)))
     plans = []
     for what, path in named:
         if problem := unwritable(path):
             return f"{what} {path}: {problem}"
-        plans.append((f"{what} {path}", _plan(path, b"")))
+        plan = _plan(path, b"")
+        if plan.st is not None and stat.S_ISREG(plan.st.st_mode):
+            for given, same in read:
+                if same == (plan.st.st_dev, plan.st.st_ino):
+                    return f"{what} {path}: the input {given} is that file: it would be overwritten"
+        plans.append((f"{what} {path}", plan))
     return _clash(plans)
 
 
@@ -192,6 +224,22 @@ def _plan(path: Path, data: bytes) -> _Plan:
         return _Plan(path, target, None, data, False)
     special = not stat.S_ISREG(st.st_mode) or st.st_nlink > 1
     return _Plan(path, target, st, data, special)._checked()
+
+
+def _kept(path: Path, data: bytes) -> _Plan:
+    """How a file in a folder the kit owns is written: the name itself replaced, where nothing or a plain
+    file of one link is (anything else planted there is refused, not followed)."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return _Plan(path, path, None, data, False)
+    except OSError as err:
+        raise WriteError(err.errno, err.strerror, str(path)) from None
+    if not (stat.S_ISREG(st.st_mode) and st.st_nlink == 1):
+        what = ("a symbolic link" if stat.S_ISLNK(st.st_mode) else "a folder" if stat.S_ISDIR(st.st_mode)
+                else "a file with other hard links" if stat.S_ISREG(st.st_mode) else "not a regular file")
+        raise WriteError(errno.EEXIST, f"{what} is there (not followed)", str(path))
+    return _Plan(path, path, st, data, False)._checked()
 
 
 def _stat(where: Path, path: Path) -> os.stat_result:
@@ -355,9 +403,9 @@ class _Stopped(BaseException):
 
 
 class _Signals:
-    """While a write runs (main thread only): a terminating signal first raises ``_Stopped`` (so the
-    temporary files go), or after ``defer()`` waits; on leaving, the signal is sent again under the
-    handler that was in place before."""
+    """While a write runs (main thread only): a terminating signal raises ``_Stopped`` (so the temporary
+    files go), or inside ``held()`` is held back by the kernel and noted; on leaving, a noted signal is
+    sent again under the handler that was in place before."""
 
     def __init__(self, paths: str) -> None:
         self.paths = paths
@@ -370,8 +418,24 @@ class _Signals:
         if not self.deferred:
             raise _Stopped(signum)
 
-    def defer(self) -> None:
+    @contextlib.contextmanager
+    def held(self) -> Iterator[None]:
+        """The signals held back by the kernel while inside (one that had already arrived is noted as the
+        mask is set: ``pthread_sigmask`` runs the handlers waiting), and noted as the block ends."""
         self.deferred = True
+        masked = bool(self.saved) and hasattr(signal, "pthread_sigmask")
+        before = signal.pthread_sigmask(signal.SIG_BLOCK, self.saved) if masked else set()
+        try:
+            yield
+        finally:
+            if masked:
+                signal.pthread_sigmask(signal.SIG_SETMASK, before)
+            self.deferred = False
+
+    def check(self) -> None:
+        """Raise ``_Stopped`` if a signal was noted."""
+        if self.pending:
+            raise _Stopped(self.pending[0])
 
     def __enter__(self) -> _Signals:
         if threading.current_thread() is threading.main_thread():
@@ -383,6 +447,7 @@ class _Signals:
         return self
 
     def __exit__(self, kind, value, traceback) -> None:
+        self.deferred = True  # a signal arriving from here on is noted, not raised
         for signum, old in self.saved.items():
             signal.signal(signum, old)
         for signum in dict.fromkeys(self.pending):

@@ -24,7 +24,7 @@ from ..go.strings import trim_space
 from . import jsonio
 from .categories import ANSWERABLE as ANSWERABLE, CATEGORIES as CATEGORIES  # re-exported: dataset.CATEGORIES
 from .categories import COGNITIVE as _COGNITIVE, LOCOMO as LOCOMO
-from .atomic import write_atomic  # the kit's one writer; callers of dataset.write_atomic use it too
+from .atomic import write_atomic as write_atomic, write_kept  # the kit's one writer; dataset.write_atomic is it
 
 #: LoCoMo-Plus's sixth category's number, never folded into another.
 COGNITIVE = _COGNITIVE.number
@@ -174,10 +174,12 @@ def resolve(path: str | os.PathLike[str] | None = None) -> Path:
 def _verify_cached(cached: Path) -> None:
     """Check the cached copy against the pinned size and sha256 each time it is used: a truncated or
     changed copy is an error that says to delete it (the next run fetches it afresh)."""
-    try:
-        body = cached.read_bytes()
-    except OSError as err:
-        raise DatasetError(f"{cached}: the cached copy cannot be read ({err.strerror or err})") from None
+    try:  # the cache is the kit's own folder: what is planted there (a link, a FIFO) is not followed
+        kept = jsonio.read_kept(cached)
+    except jsonio.InputError as err:
+        raise DatasetError(f"{cached}: the cached copy cannot be read ({str(err).removeprefix(f'{cached}: ')}); "
+                           "delete it to fetch it again") from None
+    body = b"" if kept is None else kept.raw
     if len(body) < SIZE:
         raise DatasetError(
             f"{cached}: the cached copy is truncated ({len(body):,} of {SIZE:,} bytes); delete it to fetch it again"
@@ -218,7 +220,7 @@ def fetch(dest: Path, url: str = URL) -> None:
             f"{url}: refused: expected sha256 {SHA256} ({SIZE} bytes), "
             f"got {digest} ({len(body)} bytes); nothing cached"
         )
-    write_atomic(dest, body)
+    write_kept(dest, body)
 
 
 def _read_with_progress(response) -> bytes:

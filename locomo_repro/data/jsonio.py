@@ -9,6 +9,8 @@ where in it:
 
 * **read once**: a file is read one time and those bytes are hashed (for a
   signature) and parsed, so a pipe (``<(cat f)``, ``/dev/fd/N``) works like a file;
+* **kept files**: :func:`read_kept` reads a file of a folder the kit owns, following no link and
+  refusing a FIFO or a device planted there;
 * **size**: what is not a regular file (a pipe, a device such as ``/dev/zero``)
   is read up to :data:`MAX_STREAM` bytes; more is refused;
 * **text** is UTF-8 (JSON may also be UTF-16 or UTF-32, as ``json.loads`` of
@@ -28,6 +30,7 @@ is not finite is written ``null``.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import math
@@ -85,6 +88,25 @@ def read(path: str | os.PathLike[str]) -> Source:
     if len(raw) > MAX_STREAM:
         raise InputError(f"{name}: not a regular file and longer than {MAX_STREAM >> 20} MiB: not read")
     return Source(name, raw)
+
+
+def read_kept(path: str | os.PathLike[str]) -> Source | None:
+    """The bytes of a file in a folder the kit owns (the ``-resume`` folder, the model's memo folder), None
+    when there is none.  What is planted there is refused (InputError), never followed: a symbolic link
+    (it could show any file as the kit's own), a FIFO or a device (it could hold the run for ever)."""
+    name = str(path)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        return None
+    except OSError as err:
+        if err.errno == errno.ELOOP:
+            raise InputError(f"{name}: a symbolic link: not followed") from None
+        raise InputError(f"{name}: cannot read: {err.strerror or err}") from None
+    with open(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise InputError(f"{name}: not a regular file: not read")
+        return Source(name, f.read())
 
 
 def text(source: Source) -> str:

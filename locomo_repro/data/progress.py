@@ -2,8 +2,9 @@
 
 One rule for every command that runs long (a sweep, a plug-in run, the model's reads, the judge, the claims,
 the report): on a terminal, a ``tqdm`` bar on stderr that is gone when the work is done; on anything else (a
-log file, a pipe, a test), one line every ``EVERY`` seconds, so a short run prints nothing and a long one
-neither floods its log nor stays silent.  Progress never goes to stdout, which holds the result.
+log file, a pipe, a test), one line every ``EVERY`` seconds with the rate so far and, where the total is
+known, the time left at that rate, so a short run prints nothing and a long one neither floods its log nor
+stays silent.  Progress never goes to stdout, which holds the result.
 """
 
 from __future__ import annotations
@@ -20,17 +21,15 @@ EVERY = 10.0
 
 class Progress:
     """Work of ``total`` steps (or an unknown number), named ``label``; ``advance`` counts steps, and a line
-    says ``label: done/total <verb>, <note>, <rate> a second`` (with ``eta``, and ``about <s> s left`` once
-    the total is known).
+    says ``label: done/total <verb>, <note>, <rate> a second, about <time> left`` (the time left once the
+    total is known).
 
     Threads may call ``advance`` at once.  Use it as a context manager, or call ``close``.
     """
 
     def __init__(self, label: str, total: int | None = None, stream: TextIO | None = None,
-                 clock: Callable[[], float] = time.monotonic, every: float = EVERY, verb: str = "done",
-                 eta: bool = False) -> None:
+                 clock: Callable[[], float] = time.monotonic, every: float = EVERY, verb: str = "done") -> None:
         self.label = label
-        self.eta = eta
         self.verb = verb
         self.total = total
         self.done = 0
@@ -69,9 +68,8 @@ class Progress:
             of = f"/{self.total}" if self.total else ""
             rate = self.done / (now - self._started) if now > self._started else 0.0
             extra = f", {note}" if note else ""
-            left = (f", about {(self.total - self.done) / rate:.0f} s left"
-                    if self.eta and self.total and rate > 0 else "")
-            print(f"locomo-repro: {self.label}: {self.done}{of} {self.verb}{extra}, {rate:.1f} a second{left}",
+            eta = f", {left((self.total - self.done) / rate)}" if self.total and self.done < self.total and rate else ""
+            print(f"locomo-repro: {self.label}: {self.done}{of} {self.verb}{extra}, {rate:.1f} a second{eta}",
                   file=self._stream, flush=True)
 
     def say(self, text: str) -> None:
@@ -93,6 +91,15 @@ class Progress:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def left(seconds: float) -> str:
+    """The time a piece of work still needs at its rate so far, rounded as a person says it."""
+    if seconds < 90:
+        return f"about {round(seconds)} s left"
+    if seconds < 90 * 60:
+        return f"about {round(seconds / 60)} min left"
+    return f"about {seconds / 3600:.1f} h left"
 
 
 def _is_terminal(stream: TextIO) -> bool:

@@ -2,6 +2,8 @@
 
 Every command of the kit builds its parser on :class:`Parser` (an ``argparse.ArgumentParser``):
 
+* **one dash or two**: ``-out`` is ``--out`` wherever a command spells it with two (as Go reads ``-flag``
+  and ``--flag`` alike);
 * **whole names only**: argparse takes an abbreviation (``--eval`` for
   ``--evaluation-py``, ``-flo`` for ``-floor``) or a glued value (``-k5``);
   here those are unknown flags, as in Go;
@@ -108,4 +110,46 @@ class Parser(argparse.ArgumentParser):
             if isinstance(arg, str) and has_control(arg):
                 self.error(f"{_which(given, at)} holds a control character "
                            f"(U+{ord(next(c for c in arg if has_control(c))):04X}); it is not shown")
-        return super().parse_known_args(args, namespace)
+        given = self.one_dash(given)
+        # argparse checks the required flags before it names the unknown ones: ``--ar`` for ``--arm`` would be
+        # said to be a missing --arm; the flag refused is named instead (through the error of this parser's class)
+        error = self.error
+
+        def named(message: str) -> NoReturn:
+            unknown = self._unknown(given) if message.startswith("the following arguments are required") else None
+            error(message if unknown is None else f"unrecognized arguments: {unknown}")
+
+        self.error = named  # type: ignore[method-assign]
+        try:
+            return super().parse_known_args(given, namespace)
+        finally:
+            del self.error
+
+    def _unknown(self, given: list[str]) -> str | None:
+        """The first of ``given`` that is a flag this parser does not know (its name only, before any ``=``),
+        or None; a parser with subcommands leaves theirs to them."""
+        if self._subparsers is not None:
+            return None
+        for arg in given:
+            if arg == "--":
+                return None
+            name = arg.partition("=")[0]
+            if arg.startswith("-") and arg != "-" and not self._negative_number_matcher.match(arg) \
+                    and name not in self._option_string_actions:
+                return name
+        return None
+
+    def one_dash(self, given: list[str]) -> list[str]:
+        """``given`` with every ``-name`` (or ``-name=value``) of a flag this parser spells ``--name`` spelt so:
+        Go's flag package reads a flag with one dash or two, and so does every command of the kit.  Nothing
+        after a ``--`` is touched."""
+        out: list[str] = []
+        for at, arg in enumerate(given):
+            if arg == "--":
+                return [*out, *given[at:]]
+            flag = arg.partition("=")[0]
+            if (flag.startswith("-") and not flag.startswith("--") and len(flag) > 2
+                    and flag not in self._option_string_actions and f"-{flag}" in self._option_string_actions):
+                arg = f"-{arg}"
+            out.append(arg)
+        return out

@@ -47,7 +47,7 @@ class Judging:
         file = predictions.parse(predictions.decode(read_once), name, read_once.sha256)
         asking = run.Run(self.judge, Asker(self.client), self.memo, {}, self.judge.optional)
         work = [t for t in run.tasks([file], self.judge, False, self.conversations) if (t.sample_id, t.qa) not in apart]
-        with Progress(f"judge {self.judge.name}", len(work), verb="judged", eta=True) as progress:
+        with Progress(f"judge {self.judge.name}", len(work), verb="judged") as progress:
             made = run.judge_all(asking, work, 1, self.concurrency, progress)
         temperature = asking.request(work[0].item).params.get("temperature") if work else None
         facts: dict[str, object] = {

@@ -402,7 +402,7 @@ def execute(args: argparse.Namespace) -> int:
     if args.memo:
         print(f"{PROG}: verdicts are kept in {args.memo} (a re-run reads them back; -memo '' keeps none)",
               file=sys.stderr)
-    with Progress(f"judge {judge.name}", len(work) * args.repeats, verb="judged", eta=True) as progress:
+    with Progress(f"judge {judge.name}", len(work) * args.repeats, verb="judged") as progress:
         made = judge_all(run, work, args.repeats, args.concurrency, progress)
     body = verdicts.dumps(made, facts(args, judge, run, files, temperature, made), str(sig))
     write_files([(Path(args.out), body.encode())])

@@ -14,6 +14,7 @@ stdout.  Bad input is one line naming the file and exit status 2; nothing is wri
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -47,8 +48,10 @@ def _arm(text: str) -> tuple[str, str]:
     return name, path
 
 
-def parser() -> argparse.ArgumentParser:
-    p = _Parser(prog=PROG, description="Other systems' published LoCoMo answers: import them, fetch them.")
+def parser(prog: str = PROG) -> argparse.ArgumentParser:
+    """The flags of ``prog`` (``locomo-repro peers``; ``locomo-repro`` itself for ``locomo-repro import`` and
+    ``table``, so that each subcommand's help and errors say the name it was called by)."""
+    p = _Parser(prog=prog, description="Other systems' published LoCoMo answers: import them, fetch them.")
     commands = p.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
     i = commands.add_parser("import", help="match systems' answer files to locomo10; write one official-shape file")
     i.add_argument("--arm", action="append", required=True, type=_arm, metavar="NAME=PATH",
@@ -58,6 +61,7 @@ def parser() -> argparse.ArgumentParser:
     i.add_argument("--refined-out", metavar="FILE",
                    help="also LoCoMo-Refined predictions JSONL ({arm} in the name when there are several arms)")
     i.add_argument("--data", metavar="PATH", help="the dataset (default: LOCOMO_DATA, else the cache)")
+    i.set_defaults(prog=i.prog)
     f = commands.add_parser("fetch", help="download the peers' published files at pinned commits (sha256-checked)")
     f.add_argument("--dir", metavar="DIR", help=f"where to keep them (default: the cache, {fetch.cache_dir()})")
     t = commands.add_parser("table", help="arms side by side: official, mem0 and Refined F1/BLEU-1, judge; "
@@ -115,14 +119,15 @@ def run_fetch(args: argparse.Namespace) -> int:
 def run_import(args: argparse.Namespace) -> int:
     names = [name for name, _ in args.arm]
     if len(set(names)) != len(names):
-        raise PeersError(f"{PROG} import: arm names repeat: {', '.join(names)}")
+        raise PeersError(f"{args.prog}: arm names repeat: {', '.join(names)}")
     if args.refined_out and len(names) > 1 and "{arm}" not in args.refined_out:
-        raise PeersError(f"{PROG} import: --refined-out {args.refined_out}: several arms need {{arm}} in the name")
+        raise PeersError(f"{args.prog}: --refined-out {args.refined_out}: several arms need {{arm}} in the name")
     outputs = [("-out", args.out)]
     if args.refined_out:
         outputs += [("--refined-out", args.refined_out.replace("{arm}", name)) for name in names]
-    if problem := unwritable_all(outputs):  # before any work
-        raise PeersError(f"{PROG} import: {problem}")
+    inputs = [*(("--arm", path) for _, path in args.arm), ("--data", args.data or os.environ.get("LOCOMO_DATA"))]
+    if problem := unwritable_all(outputs, inputs):  # before any work; never over an input
+        raise PeersError(f"{args.prog}: {problem}")
     samples = load(args.data)
     matched = [convert.match(name, read(name, path, args.format), samples) for name, path in args.arm]
     for m in matched:
@@ -144,15 +149,16 @@ def run_import(args: argparse.Namespace) -> int:
     return 0
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
+    """``prog COMMAND ...`` (see :func:`parser`): one line and exit status 2 on bad input."""
     try:
-        args = parser().parse_args(argv)
+        args = parser(prog).parse_args(argv)
         return {"import": run_import, "fetch": run_fetch, "table": run_table, "check": run_check}[args.command](args)
     except (PeersError, DatasetError, AuditError) as err:
         print(err, file=sys.stderr)
         return 2
     except OSError as err:
-        print(f"{PROG}: {err}", file=sys.stderr)
+        print(f"{prog}: {err}", file=sys.stderr)
         return 2
 
 

@@ -116,5 +116,5 @@ def fetch(dest: Path | None = None, *, files: Sequence[Pinned] | None = None, en
             raise PeersError(f"{pinned.url}: sha256 {got}, expected {pinned.sha256}; nothing written")
         bodies[target] = body
     for target, body in bodies.items():
-        dataset.write_atomic(target, body)
+        dataset.write_kept(target, body)
     return dest

@@ -7,9 +7,15 @@ plain retry loop with a caller-chosen delay, shared by every user of the client.
 
 Credentials stay with the endpoint (docs/model.md): the key is
 sent to the base URL's origin only (a redirect to another origin is refused,
-not followed), a base URL holding a user name or password is refused (the
-client has no use for it, and it would be shown in every failure), and the
-key is never in a failure nor in a reply handed back.
+not followed), a base URL holding a user name or password, or a query (where a
+token would be), is refused without showing either (the client has no use for
+them, and they would be shown in every failure), and the key is never in a
+failure nor in a reply handed back.
+
+A request ends within its timeout, a deadline for the whole request (the
+connection, the redirects, every byte of the reply), not a pause between two
+bytes; a reply body is read up to :data:`MAX_REPLY` bytes; what the server
+says is shown in one line, its control characters escaped.
 """
 
 from __future__ import annotations
@@ -18,12 +24,16 @@ import functools
 import ipaddress
 import json
 import re
+import socket
+import threading
+import time
 import urllib.parse
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..data.stop import pause
+from ..go.flags import has_control
 
 if TYPE_CHECKING:
     import urllib.request
@@ -32,6 +42,15 @@ if TYPE_CHECKING:
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 
 T = TypeVar("T")
+
+#: The most bytes of a reply body read (a chat completion or an error is a few kilobytes): 16 MiB.
+MAX_REPLY = 1 << 24
+
+
+def one_line(text: str) -> str:
+    """What a server said, as the kit shows it: one line (whitespace runs become one space), each control
+    character escaped (an ANSI escape never reaches the terminal)."""
+    return "".join(f"\\x{ord(c):02x}" if has_control(c) else c for c in " ".join(text.split()))
 
 
 class ChatError(Exception):
@@ -42,6 +61,7 @@ class ChatError(Exception):
     """
 
     def __init__(self, detail: str, url: str) -> None:
+        detail = one_line(detail)
         super().__init__(f"{detail} ({url})")
         self.detail = detail
         self.url = url
@@ -51,7 +71,7 @@ class ChatHTTPError(ChatError):
     """The server answered with a non-2xx status; ``retry_after`` is its ``Retry-After`` header, if any."""
 
     def __init__(self, status: int, body: str, url: str, retry_after: str | None = None) -> None:
-        snippet = " ".join(body.split())[:1000]
+        snippet = one_line(body)[:1000]
         super().__init__(f"HTTP {status}: {snippet}" if snippet else f"HTTP {status}", url)
         self.status = status
         self.body = body
@@ -130,17 +150,22 @@ def same_origin(a: str, b: str) -> bool:
 
 
 def shown_url(url: str) -> str:
-    """``url`` as it may be printed: a user name or password in it replaced by ``[redacted]`` (also in a
-    URL the parser refuses)."""
-    return re.sub(r"^([A-Za-z][A-Za-z0-9+.-]*://)[^/?#]*@", r"\1[redacted]@", url)
+    """``url`` as it may be printed: a user name or password in it, and its query and fragment (where a token
+    may be), replaced by ``[redacted]`` (also in a URL the parser refuses)."""
+    url = re.sub(r"^([A-Za-z][A-Za-z0-9+.-]*://)[^/?#]*@", r"\1[redacted]@", url)
+    return re.sub(r"([?#]).*", r"\1[redacted]", url, count=1, flags=re.S)
 
 
 def url_problem(url: str) -> str | None:
     """What makes ``url`` unusable as a base URL, in words that never quote a password; None when it is fine."""
     if not is_http_url(url):
         return "is not an http(s) URL"
-    if "@" in urllib.parse.urlsplit(url).netloc:
+    split = urllib.parse.urlsplit(url)
+    if "@" in split.netloc:
         return ("holds a user name or password, which the kit never sends "
+                "(the API key is sent as a bearer token)")
+    if split.query or split.fragment or "?" in url or "#" in url:
+        return ("holds a query or a fragment (where a token would be), which the kit never sends "
                 "(the API key is sent as a bearer token)")
     return None
 
@@ -202,9 +227,82 @@ def _same_origin_redirects() -> type:
             if not same_origin(req.full_url, newurl):
                 fp.close()
                 raise _Refused(code, newurl)
-            return super().redirect_request(req, fp, code, msg, headers, newurl)
+            new = super().redirect_request(req, fp, code, msg, headers, newurl)
+            if new is not None:
+                new.deadline = req.deadline  # one deadline for the request and its redirects
+            return new
 
     return SameOriginRedirects
+
+
+class _Deadline:
+    """One request's deadline: once ``seconds`` have passed, every connection opened for it (a redirect's
+    too) is shut down, so that whatever it waits on (a server sending a byte a second) ends at once."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.at = time.monotonic() + seconds
+        self.connections: list[Any] = []
+        self.lock = threading.Lock()
+        self.expired = False
+        self.timer = threading.Timer(seconds, self._expire)
+        self.timer.daemon = True  # never holds the process at exit (Ctrl-C ends a run at once)
+
+    def left(self) -> float:
+        """Seconds left (at least a millisecond: a socket's timeout of 0 would not block at all)."""
+        return max(0.001, self.at - time.monotonic())
+
+    def opened(self, connection: Any) -> None:
+        with self.lock:
+            self.connections.append(connection)
+        if self.expired:
+            self._expire()
+
+    def _expire(self) -> None:
+        with self.lock:
+            self.expired = True
+            connections = list(self.connections)
+        for connection in connections:
+            sock = getattr(connection, "sock", None)
+            if sock is not None:
+                try:
+                    sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass  # not connected yet, or already closed
+
+    def __enter__(self) -> _Deadline:
+        self.timer.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.timer.cancel()
+
+
+@functools.cache
+def _timed_handlers() -> tuple[type, type]:
+    """urllib's HTTP and HTTPS handlers, each connection they open given to the request's :class:`_Deadline`
+    (``request.deadline``) and connecting within the time it has left."""
+    import urllib.request
+
+    class Timed:
+        def do_open(self, http_class, req, **kwargs):
+            deadline: _Deadline = req.deadline
+
+            def connection(*args: Any, **more: Any) -> Any:
+                more["timeout"] = min(more.get("timeout") or deadline.seconds, deadline.left())
+                made = http_class(*args, **more)
+                deadline.opened(made)
+                return made
+
+            return super().do_open(connection, req, **kwargs)  # type: ignore[misc]
+
+    class HTTP(Timed, urllib.request.HTTPHandler):
+        pass
+
+    class HTTPS(Timed, urllib.request.HTTPSHandler):
+        pass
+
+    return HTTP, HTTPS
 
 
 def _scrubbed(value: Any, secret: str) -> Any:
@@ -275,7 +373,7 @@ class ChatClient:
         import urllib.request
 
         host = urllib.parse.urlsplit(self.url).hostname
-        handlers: list[urllib.request.BaseHandler] = [_same_origin_redirects()()]
+        handlers: list[urllib.request.BaseHandler] = [_same_origin_redirects()(), *(h() for h in _timed_handlers())]
         if _is_loopback(host):
             handlers.append(urllib.request.ProxyHandler({}))
         return urllib.request.build_opener(*handlers)
@@ -294,27 +392,47 @@ class ChatClient:
         request = urllib.request.Request(
             url, data=json.dumps(body).encode("utf-8"), headers=headers, method="POST"
         )
-        try:
-            with self._opener().open(request, timeout=self.timeout) as response:
-                payload = response.read()
-        except _Refused as refused:
-            raise ChatRedirected(refused.status, origin(refused.location), url) from None
-        except urllib.error.HTTPError as exc:
+        late = f"timed out after {self.timeout:g}s"  # the whole request's deadline
+        with _Deadline(self.timeout) as deadline:
+            request.deadline = deadline  # type: ignore[attr-defined]  # read by the timed handlers
             try:
-                text = exc.read().decode("utf-8", "replace")
-            except (OSError, http.client.HTTPException):
-                text = ""
-            text = redact(text, self.api_key)
-            raise ChatHTTPError(exc.code, text, url, exc.headers.get("Retry-After") if exc.headers else None) from None
-        except urllib.error.URLError as exc:
-            if isinstance(exc.reason, TimeoutError):
-                raise ChatTimeout(f"timed out after {self.timeout:g}s", url) from None
-            raise ChatUnreachable(redact(f"cannot connect: {exc.reason}", self.api_key), url) from None
-        except TimeoutError:
-            raise ChatTimeout(f"timed out after {self.timeout:g}s", url) from None
-        except (OSError, http.client.HTTPException) as exc:
-            raise ChatUnreachable(redact(f"connection failed: {exc or type(exc).__name__}", self.api_key), url) from None
+                with self._opener().open(request, timeout=self.timeout) as response:
+                    payload = _capped(response)
+            except _Refused as refused:
+                raise ChatRedirected(refused.status, origin(refused.location), url) from None
+            except urllib.error.HTTPError as exc:
+                try:
+                    text = _capped(exc).decode("utf-8", "replace")
+                except (OSError, http.client.HTTPException, ChatBadReply):
+                    text = ""
+                if deadline.expired:
+                    raise ChatTimeout(late, url) from None
+                text = redact(text, self.api_key)
+                raise ChatHTTPError(exc.code, text, url, exc.headers.get("Retry-After") if exc.headers else None) \
+                    from None
+            except urllib.error.URLError as exc:
+                if isinstance(exc.reason, TimeoutError) or deadline.expired:
+                    raise ChatTimeout(late, url) from None
+                raise ChatUnreachable(redact(f"cannot connect: {exc.reason}", self.api_key), url) from None
+            except (OSError, http.client.HTTPException) as exc:
+                if isinstance(exc, TimeoutError) or deadline.expired:
+                    raise ChatTimeout(late, url) from None
+                raise ChatUnreachable(redact(f"connection failed: {exc or type(exc).__name__}", self.api_key),
+                                      url) from None
+            except ChatBadReply as bad:
+                raise ChatBadReply(bad.detail, url) from None
+            if deadline.expired:
+                raise ChatTimeout(late, url)
         return _parse_reply(payload, url, self.api_key)
+
+
+def _capped(response: Any) -> bytes:
+    """A reply's body, read up to :data:`MAX_REPLY` bytes; a longer one is a ChatBadReply (its URL set by
+    the caller)."""
+    body = response.read(MAX_REPLY + 1)
+    if len(body) > MAX_REPLY:
+        raise ChatBadReply(f"reply longer than {MAX_REPLY >> 20} MiB, not read", "")
+    return body
 
 
 def _parse_reply(payload: bytes, url: str, secret: str | None = None) -> ChatReply:

@@ -20,10 +20,8 @@ every answer stay what a sequential run gives.
 from __future__ import annotations
 
 import email.utils
-import errno
 import hashlib
 import os
-import stat
 import sys
 import threading
 import time
@@ -34,7 +32,8 @@ from typing import TextIO
 from ..read.chat import (ChatBadReply, ChatClient, ChatError, ChatHTTPError, ChatRedirected, endpoint, retry,
                          user_message)
 from ..data import stop
-from ..data.atomic import WriteError, write_atomic
+from ..data import jsonio
+from ..data.atomic import write_kept
 from ..data.progress import EVERY, Progress
 from ..text.lexicon import DECLINE
 from ..memory.cite import Cite
@@ -106,19 +105,44 @@ def pause(error: BaseException, attempt: int) -> float:
     return min(FIRST_PAUSE * 2 ** (attempt - 1), LONGEST_PAUSE)
 
 
+class Tokens:
+    """The tokens an endpoint reported for the replies it gave (the ``usage`` of each chat completion):
+    prompt and completion tokens summed, and how many replies said any.  Threads may add at once."""
+
+    def __init__(self) -> None:
+        self.prompt = self.completion = self.replies = 0
+        self._lock = threading.Lock()
+
+    def add(self, response: object) -> None:
+        """Count one reply's ``usage``, where it has whole numbers of tokens (else nothing)."""
+        usage = response.get("usage") if isinstance(response, dict) else None
+        prompt = usage.get("prompt_tokens") if isinstance(usage, dict) else None
+        completion = usage.get("completion_tokens") if isinstance(usage, dict) else None
+        if all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in (prompt, completion)):
+            with self._lock:
+                self.prompt += prompt  # type: ignore[operator]
+                self.completion += completion  # type: ignore[operator]
+                self.replies += 1
+
+
 def chat_completer(
-    client: ChatClient, attempts: int = ATTEMPTS, sleep: Callable[[float], object] = stop.pause
+    client: ChatClient, attempts: int = ATTEMPTS, sleep: Callable[[float], object] = stop.pause,
+    tokens: Tokens | None = None,
 ) -> Complete:
     """A ``Complete`` over a chat client: one user turn, temperature 0, the reply cap.
 
     A timeout, a lost connection or a transient status is tried again; any
     other status or an unreadable reply fails at once (the reference's rule);
-    the pause is ``pause``'s, slept with ``sleep`` (``stop.pause``: it ends when the run is interrupted).
+    the pause is ``pause``'s, slept with ``sleep`` (``stop.pause``: it ends when the run is interrupted);
+    each reply's reported tokens are added to ``tokens``.
     """
 
     def once(prompt: str) -> str:
         try:
-            return client.complete(user_message(prompt), temperature=0, max_tokens=REPLY_CAP).content
+            reply = client.complete(user_message(prompt), temperature=0, max_tokens=REPLY_CAP)
+            if tokens is not None:
+                tokens.add(reply.raw)
+            return reply.content
         except ChatHTTPError as error:
             if error.status in TRANSIENT:
                 raise
@@ -151,6 +175,7 @@ class Memo:
         self.folder = Path(folder) if folder else None
         self.model = model
         self.hits = 0
+        self.kept = 0
         self._errors = errors
         self._warned = False
         self._lock = threading.Lock()
@@ -163,6 +188,33 @@ class Memo:
             return None
         digest = hashlib.sha256(f"{self.model}\n{prompt}".encode()).hexdigest()
         return self.folder / digest[:32]
+
+    def whole(self, run: str) -> Path | None:
+        """Where the memo notes that it holds every answer of the run signed ``run`` (``None`` without a folder)."""
+        if self.folder is None:
+            return None
+        digest = hashlib.sha256(f"{self.model}\n{run}".encode()).hexdigest()
+        return self.folder / f"{digest[:32]}.whole"
+
+    def holds(self, run: str) -> bool:
+        """Whether a run signed ``run`` ended with every answer kept here (:meth:`note`), so that a rerun of it
+        asks the endpoint nothing (a file of it removed since is asked, as any answer not kept)."""
+        path = self.whole(run)
+        try:
+            kept = None if path is None else jsonio.read_kept(path)
+        except jsonio.InputError:
+            return False
+        return kept is not None and kept.raw == run.encode()
+
+    def note(self, run: str) -> None:
+        """Note that the run signed ``run`` has every answer kept here (a failure to note it is only a check more
+        at the next run)."""
+        path = self.whole(run)
+        if path is not None:
+            try:
+                write_kept(path, run.encode())
+            except OSError:
+                pass
 
     def __call__(self, prompt: str) -> str:
         path = self.path(prompt)
@@ -188,7 +240,9 @@ class Memo:
             return said
         said = self._complete(prompt)
         try:
-            _keep(path, said.encode("utf-8"))
+            write_kept(path, said.encode("utf-8"))
+            with self._lock:
+                self.kept += 1
         except OSError as error:
             with self._lock:
                 if not self._warned and self._errors is not None:
@@ -198,35 +252,17 @@ class Memo:
 
 
 def _kept(path: Path) -> str | None:
-    """The answer kept at ``path``: a regular file's UTF-8 text, never read through a symbolic link (one
-    planted in a shared folder could show any file of the user's as an answer), nor from a FIFO or a
-    device (which could block the run); None when there is none."""
+    """The answer kept at ``path``: a regular file's UTF-8 text, read by the kit's reader of kept files (never
+    through a symbolic link, which could show any file of the user's as an answer, nor from a FIFO or a
+    device, which could block the run); None when there is none."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
+        source = jsonio.read_kept(path)
+    except jsonio.InputError:
         return None
-    with open(fd, "rb") as file:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        data = file.read()
     try:
-        return data.decode("utf-8")
+        return None if source is None else source.raw.decode("utf-8")
     except UnicodeDecodeError:
         return None
-
-
-def _keep(path: Path, data: bytes) -> None:
-    """Keep an answer at ``path`` (the kit's writer), where nothing or a plain file is: a symbolic link,
-    a file with other hard links, a FIFO or a device planted there is never written through."""
-    try:
-        st = os.lstat(path)
-    except FileNotFoundError:
-        st = None
-    if st is not None and not (stat.S_ISREG(st.st_mode) and st.st_nlink == 1):
-        what = ("a symbolic link" if stat.S_ISLNK(st.st_mode)
-                else "a file with other hard links" if stat.S_ISREG(st.st_mode) else "not a regular file")
-        raise WriteError(errno.EEXIST, f"{what} is there (not followed)", str(path))
-    write_atomic(path, data)
 
 
 _EVIDENCE_PROMPT = """\
@@ -305,9 +341,10 @@ class Model:
     """
 
     def __init__(self, name: str, memo: Memo, errors: TextIO | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, tokens: Tokens | None = None) -> None:
         self.name = name
         self.memo = memo
+        self.tokens = tokens if tokens is not None else Tokens()  # what the endpoint reported of its replies
         self._errors = errors
         self.calls = 0
         self.fails = 0
@@ -326,6 +363,10 @@ class Model:
 
     def __repr__(self) -> str:  # never the client, which holds the key
         return f"Model({self.name!r})"
+
+    def whole(self) -> bool:
+        """Whether every read asked so far was answered from the memo or kept in it (none failed)."""
+        return self.fails == 0 and self.calls == self.memo.hits + self.memo.kept
 
     @property
     def hits(self) -> int:
@@ -379,8 +420,9 @@ def open_model(
 ) -> Model:
     """The model a run reads with: a chat endpoint behind a memo folder (``NewModel``)."""
     client = ChatClient(model=name, base_url=base_url, api_key=key, timeout=timeout)
-    memoised = Memo(chat_completer(client, attempts, sleep), memo, name, errors)
-    return Model(name, memoised, errors)
+    tokens = Tokens()
+    memoised = Memo(chat_completer(client, attempts, sleep, tokens), memo, name, errors)
+    return Model(name, memoised, errors, tokens=tokens)
 
 
 #: What the endpoint check asks: one word back, so that the check costs next to nothing.

@@ -106,6 +106,10 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_predict(args: argparse.Namespace) -> int:
+    inputs = [("--questions", args.questions), ("--data", args.data)]
+    if problem := unwritable_all([("--out", args.out)], inputs):  # before any work; never over an input
+        raise Usage(problem)
+    at = Path.cwd()  # the output resolved once: a plug-in that changes the working folder does not move it
     if args.arm not in predict.arm_names():  # a plug-in, loaded here: one that cannot be is a usage error
         try:
             predict.plugged(args.arm)
@@ -115,7 +119,7 @@ def cmd_predict(args: argparse.Namespace) -> int:
     answer = predict.answerer(args.arm, args.data)
     records = predict.predict(questions, answer, progress=_progress(f"predict {args.arm}"))
     out = Path(args.out)
-    write_atomic({out: records_text(records, out)})
+    write_atomic({at / out: records_text(records, out)})
     _print_json({"arm": args.arm, "questions": source, "prediction_count": len(records), "output_path": str(out)})
     return 0
 
@@ -201,7 +205,9 @@ def _score(args: argparse.Namespace, metrics: frozenset[str], the_judge: judge.J
 def _writable(args: argparse.Namespace) -> None:
     """Refuse, before any work, outputs that cannot be written or that name one file twice."""
     scored, summary_json, summary_md = _outputs(args)
-    if problem := unwritable_all([("--out", scored), ("--summary", summary_json), ("--markdown", summary_md)]):
+    inputs = [("--predictions", args.predictions), ("--questions", args.questions), ("--data", args.data),
+              ("--judge-prompt", getattr(args, "judge_prompt", None))]
+    if problem := unwritable_all([("--out", scored), ("--summary", summary_json), ("--markdown", summary_md)], inputs):
         raise Usage(problem)
 
 

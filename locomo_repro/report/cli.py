@@ -11,13 +11,14 @@ written goes to stdout; progress to stderr.  Claims are shown as claims.yaml
 records them by default (seconds); ``--claims measure`` measures all of them
 again, as ``locomo-repro claims`` does (minutes); ``--verdicts FILE``
 reads what ``locomo-repro claims --json FILE`` wrote.  Needs matplotlib,
-the ``report`` extra: ``pip install 'locomo-repro[report]'``.
+the ``report`` extra: ``pip install 'locomo-repro[report]'`` (from a clone: ``pip install '.[report]'``).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -106,7 +107,7 @@ def build(args: argparse.Namespace) -> str:
     data = signature.file_digest(dataset.resolve(args.data))
     options = Options()
     settings = [(name, getattr(options, name)) for name in ("k", "floor", "span", "band", "parts")]
-    bootstrap = ("bootstrap", "exact-95")
+    bootstrap = signature.EXACT
 
     lab = claims.Lab(samples, args.data, progress=_progress)
     runs = [claims.parse_run(f"-arms {arms}") for arms in ARM_SETS]
@@ -196,7 +197,7 @@ def _source(name: str, title: str, sig: str, predictions: Predictions,
 def main(argv: Sequence[str] | None = None) -> int:
     """Write the report; bad input is one line on stderr and exit 2, with nothing written."""
     from .. import claims
-    from ..data.atomic import unwritable, write_atomic
+    from ..data.atomic import unwritable, unwritable_all, write_atomic
     from ..data.audit import AuditError
     from ..data.dataset import DatasetError
     from ..data.jsonio import InputError
@@ -213,10 +214,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.verdicts and args.claims == "measure":
             raise ReportError("--verdicts and --claims measure exclude each other")
         if importlib.util.find_spec("matplotlib") is None:
-            raise ReportError("matplotlib is not installed: pip install 'locomo-repro[report]'")
+            raise ReportError("matplotlib is not installed: pip install 'locomo-repro[report]' "
+                              "(from a clone of the kit: pip install '.[report]')")
         out = Path(args.out)
+        inputs = [*(("--predictions", p) for p in args.predictions), ("--verdicts", args.verdicts),
+                  ("--data", args.data or os.environ.get("LOCOMO_DATA")), ("--manifest", args.manifest)]
         if problem := unwritable(out):  # before any work
             raise ReportError(f"{out}: {problem}")
+        if problem := unwritable_all([("-o", out)], inputs):  # never over an input
+            raise ReportError(problem)
         text = build(args)
         write_atomic(out, text.encode("utf-8"))
     except (ReportError, DatasetError, PredictionsError, claims.ManifestError, VerdictsError, InputError,

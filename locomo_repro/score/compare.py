@@ -7,8 +7,8 @@ value if any, and the arm.  For every row of the table (each category by its num
 overall) and column the output gives ``n``, ``f1`` (mean score), ``recall`` (mean evidence recall, empty
 where the column has none) and ``quiet`` (share declined), and for every column but the first, ``diff``:
 the column's F1 minus the first column's, question by question and pooled per conversation, with ``low``
-and ``high``, its exact 95% percentile bootstrap interval over conversations (``stats.interval``, the
-paired intervals of ``-stats``).
+and ``high``, its 95% percentile bootstrap interval over conversations (``stats.bootstrap``, the
+paired intervals of ``-stats``: exact up to 12 conversations, a seeded Monte Carlo one past that).
 
 A results file's figures are its own (the run's table); a predictions file's are the kit's metric over
 it as ``official --kit`` computes them, every reply graded as ``-stats`` grades it.
@@ -40,7 +40,7 @@ from ..data.dataset import DatasetError
 from ..go import flags
 from .predictions import Predictions, PredictionsError, decode, parse, source
 from .shapes import foreign
-from .stats import go_div, grades, interval, unenumerable
+from .stats import RESAMPLES, SEED, bootstrap, grades, method
 
 PROG = "locomo-repro compare"
 
@@ -94,16 +94,18 @@ class Column:
     file: str
     rows: dict[str, Figures]
     conversations: tuple[tuple[str, results.Sums], ...]
-    judge: results.Judgement | None = None
+    evidence: results.Evidence | None = None  # a results file's (version 2), for the cost table
+    cost: results.Cost | None = None
+    judge: results.Judgement | None = None  # a results file's of a -judge run
 
 
 def load(path: str) -> results.Results | Predictions:
     """A results file or a predictions file, told apart by its content."""
+    read_once = source(path)  # read once by the kit's one reader: parsed, then signed
     try:
-        read_once = source(path)  # read once: parsed, then signed
         data = decode(read_once)
     except PredictionsError as err:
-        if _lines_of_json(path):
+        if _lines_of_json(read_once):
             raise CompareError(f"{path}: JSON lines, neither a results file nor predictions in the official "
                                f"shape; {IMPORT}") from None
         raise CompareError(str(err)) from None
@@ -128,13 +130,13 @@ def _keyed(got: results.Results | Predictions, name: str) -> results.Results | P
     return got
 
 
-def _lines_of_json(path: str) -> bool:
-    """Whether the file's first line holds a JSON object of its own (a JSONL file, as LoCoMo-Refined writes)."""
+def _lines_of_json(read_once: jsonio.Source) -> bool:
+    """Whether the bytes read hold a JSON object on their first line (a JSONL file, as LoCoMo-Refined writes),
+    parsed by the kit's one reader."""
+    first = read_once.raw.split(b"\n", 1)[0]
     try:
-        with open(path, "rb") as f:
-            first = f.readline()
-        return isinstance(json.loads(first), dict)
-    except (OSError, ValueError):
+        return isinstance(jsonio.parse(first.decode("utf-8"), read_once.name), dict)
+    except (UnicodeDecodeError, jsonio.InputError):
         return False
 
 
@@ -145,7 +147,8 @@ def _columns_of_results(got: results.Results, label: str) -> list[Column]:
         for arm, a in p.arms.items():
             rows = {key: Figures(row.n, *((row.f1, row.recall, row.quiet) if row.n else (None, None, None)))
                     for key, row in a.rows.items()}
-            out.append(Column(" ".join([label, *swept, arm]), got.path, rows, a.conversations, a.judge))
+            out.append(Column(" ".join([label, *swept, arm]), got.path, rows, a.conversations, a.evidence,
+                              got.costs.get(arm), a.judge))
     return out
 
 
@@ -215,6 +218,17 @@ def _same_questions(one: Predictions, two: Predictions) -> None:
                                    f"the {what.replace('_', ' ')} differs")
 
 
+def baseline_first(columns: Sequence[Column], name: str) -> list[Column]:
+    """The columns with the one ``name`` labels first (its whole label, else the one label ending in
+    `` name``); CompareError when none or several are."""
+    found = [c for c in columns if c.label == name] or [c for c in columns if c.label.endswith(f" {name}")]
+    if len(found) != 1:
+        said = "no column is" if not found else f"{len(found)} columns are ({', '.join(c.label for c in found)})"
+        raise CompareError(f"{PROG}: --baseline {name}: {said} labelled so; the columns: "
+                           f"{', '.join(c.label for c in columns)}")
+    return [found[0], *(c for c in columns if c is not found[0])]
+
+
 def setting_notes(files: Sequence[results.Results | Predictions], names: Sequence[str]) -> list[str]:
     """One note naming every setting (and kit version) in which the results files differ; none when they agree."""
     ran = [(name, {**f.settings, "kit_version": f.kit_version})
@@ -225,17 +239,6 @@ def setting_notes(files: Sequence[results.Results | Predictions], names: Sequenc
         return []
     said = "; ".join(f"{k} " + ", ".join(f"{json.dumps(s.get(k))} ({name})" for name, s in ran) for k in differ)
     return [f"the results files' settings differ: {said}"]
-
-
-def _paired(gaps: Sequence[float], sizes: Sequence[float], blocked: str | None) -> tuple[float | None, ...]:
-    """The pooled paired difference Σ gaps / Σ sizes, with its exact bootstrap interval over conversations
-    (``stats.interval``) unless ``blocked`` says why not."""
-    if blocked is None:
-        return interval(gaps, sizes)
-    whole = 0.0
-    for gap in gaps:
-        whole += gap
-    return go_div(whole, sum(sizes)), None, None
 
 
 def judged_gaps(one: results.Judgement, two: results.Judgement, kinds: Sequence[int]) -> tuple[list[float], list[float]]:
@@ -264,7 +267,6 @@ def rows(columns: Sequence[Column]) -> list[dict[str, object]]:
     where a column has judge figures, its J (``j_n`` questions judged) and, past the first column and where
     it has them too, the paired J difference over the questions both scored."""
     base = columns[0]
-    blocked = unenumerable(len(base.conversations))
     with_j = judged(columns)
     out: list[dict[str, object]] = []
     for key, kinds in results.ROWS:
@@ -274,7 +276,8 @@ def rows(columns: Sequence[Column]) -> list[dict[str, object]]:
             if i and got.n:
                 gaps = [mine[key][1] - theirs[key][1] for (_, mine), (_, theirs) in zip(column.conversations,
                                                                                         base.conversations)]
-                diff, low, high = _paired(gaps, [float(s[key][0]) for _, s in base.conversations], blocked)
+                sizes = [float(s[key][0]) for _, s in base.conversations]
+                diff, low, high = bootstrap(gaps, sizes)
             row = {"category": key, "name": results.name(key), "n": got.n, "column": column.label,
                    "f1": got.f1, "recall": got.recall, "quiet": got.quiet, "diff": diff, "low": low, "high": high}
             if with_j:
@@ -283,11 +286,38 @@ def rows(columns: Sequence[Column]) -> list[dict[str, object]]:
                 if i and column.judge is not None and base.judge is not None:
                     gaps, sizes = judged_gaps(column.judge, base.judge, kinds)
                     if sum(sizes):
-                        j_diff, j_low, j_high = _paired(gaps, sizes, blocked)
+                        j_diff, j_low, j_high = bootstrap(gaps, sizes)
                 row.update({"j_n": None if mark is None else mark.n, "j": None if mark is None else mark.j,
                             "j_diff": j_diff, "j_low": j_low, "j_high": j_high})
             out.append(row)
     return out
+
+
+#: The cost table's fields, in order: per column, what its arm handed its reader a question, and what it cost
+#: (measured, in seconds; a results file of version 2 has them, other files none).
+COST_FIELDS = ("column", "evidence_turns", "evidence_characters", "evidence_words", "build_seconds", "calls",
+               "p50_seconds", "p95_seconds", "p99_seconds", "failures")
+
+
+def costs(columns: Sequence[Column]) -> list[dict[str, object]]:
+    """Every column's evidence and cost (None where its file has none); no row when no column has any."""
+    if all(c.evidence is None and c.cost is None for c in columns):
+        return []
+    out = []
+    for c in columns:
+        e, m = c.evidence, c.cost
+        out.append(dict(zip(COST_FIELDS, (
+            c.label, *((e.turns, e.characters, e.words) if e else (None,) * 3),
+            *((m.build, m.calls, m.p50, m.p95, m.p99, m.failures) if m else (None,) * 6)))))
+    return out
+
+
+def _cost_cell(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    return str(value)
 
 
 def _cell(value: object, signed: bool) -> str:
@@ -296,6 +326,12 @@ def _cell(value: object, signed: bool) -> str:
     if isinstance(value, float):
         return f"{value:+.3f}" if signed else f"{value:.3f}"
     return str(value)
+
+
+def _escaped(cells: list[list[str]], fmt: str) -> list[list[str]]:
+    """Table cells as ``fmt`` shows them: in markdown a ``|`` in a label would end its cell, so it is escaped
+    (tabulate escapes LaTeX's specials itself)."""
+    return [[cell.replace("|", "\\|") for cell in row] for row in cells] if fmt == "markdown" else cells
 
 
 def tabulated(table: Sequence[dict[str, object]], fields: Sequence[str], fmt: str, head: dict[str, object],
@@ -314,19 +350,31 @@ def tabulated(table: Sequence[dict[str, object]], fields: Sequence[str], fmt: st
         return text.getvalue()
     from tabulate import tabulate
 
-    cells = [[_cell(row[f], f in signed) for f in fields] for row in table]
+    cells = _escaped([[_cell(row[f], f in signed) for f in fields] for row in table], fmt)
     align = ["left" if f in left else "right" for f in fields]
     return tabulate(cells, headers=list(fields), tablefmt="github" if fmt == "markdown" else "latex_booktabs",
                     disable_numparse=True, colalign=align) + "\n"
 
 
 def render(table: list[dict[str, object]], fmt: str, baseline: str, notes: Sequence[str],
-           files: Sequence[dict[str, str]]) -> str:
-    """The rows in one of ``FORMATS`` (:func:`tabulated`)."""
-    head = {"schema": SCHEMA, "version": VERSION, "baseline": baseline, "files": list(files), "notes": list(notes)}
+           files: Sequence[dict[str, str]], spent: Sequence[dict[str, object]] = ()) -> str:
+    """The rows in one of ``FORMATS`` (:func:`tabulated`; the J fields where the rows have them); with
+    ``spent`` (:func:`costs`), json has them as ``costs`` and markdown and latex a second table of them, four
+    significant digits (csv keeps the one table of figures)."""
+    if fmt == "json":
+        return jsonio.dumps(Compared(table, baseline, list(notes), list(files), list(spent)).document(),
+                            indent=2) + "\n"
     fields = FIELDS + J_FIELDS if table and "j" in table[0] else FIELDS
-    return tabulated(table, fields, fmt, head, signed=("diff", "low", "high", "j_diff", "j_low", "j_high"),
+    page = tabulated(table, fields, fmt, {}, signed=("diff", "low", "high", "j_diff", "j_low", "j_high"),
                      left=("category", "name", "column"))
+    if spent and fmt != "csv":
+        from tabulate import tabulate
+
+        cells = _escaped([[_cost_cell(row[f]) for f in COST_FIELDS] for row in spent], fmt)
+        page += "\n" + tabulate(cells, headers=list(COST_FIELDS), disable_numparse=True,
+                                tablefmt="github" if fmt == "markdown" else "latex_booktabs",
+                                colalign=["left", *["right"] * (len(COST_FIELDS) - 1)]) + "\n"
+    return page
 
 
 def parser() -> argparse.ArgumentParser:
@@ -337,6 +385,9 @@ def parser() -> argparse.ArgumentParser:
                     "column with its exact 95% bootstrap interval over conversations.",
     )
     p.add_argument("files", nargs="+", metavar="FILE", help="a results file or a predictions file in the official shape")
+    p.add_argument("-baseline", "--baseline", metavar="COLUMN",
+                   help="the column the others are differenced from (default: the first): its whole label "
+                        "(\"bm25.json bm25\") or the last words of exactly one label (\"bm25\")")
     p.add_argument("-format", "--format", choices=FORMATS, default=FORMATS[0],
                    help="markdown (the default: a GitHub table, figures to three places), csv or json (exact "
                         "figures), or latex (a booktabs table)")
@@ -344,34 +395,63 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+@dataclass(frozen=True, slots=True)
+class Compared:
+    """Files compared: the rows, the baseline column's label, the notes, each file's path, kind and
+    signature, and each column's evidence and cost (``--format json`` gives them as they are)."""
+
+    rows: list[dict[str, object]]
+    baseline: str
+    notes: list[str]
+    files: list[dict[str, str]]
+    costs: list[dict[str, object]]
+
+    def document(self) -> dict[str, object]:
+        """The ``--format json`` value: schema ``locomo-repro/compare``, version 1."""
+        return {"schema": SCHEMA, "version": VERSION, "baseline": self.baseline, "files": self.files,
+                "notes": self.notes, "rows": self.rows, "costs": self.costs}
+
+
+def compared(paths: Sequence[str], baseline: str | None = None, key: str = answer_key.OFFICIAL) -> Compared:
+    """Results and predictions files side by side (see the module), graded under the answer ``key``;
+    ``CompareError``, ``PredictionsError``, ``ResultsError``, ``AuditError`` or ``DatasetError`` (one line)
+    for files that cannot be compared."""
+    files = [_keyed(load(path), key) for path in paths]
+    names = labels(paths)
+    columns: list[Column] = []
+    for got, label in zip(files, names):
+        columns += (_columns_of_results(got, label) if isinstance(got, results.Results)
+                    else _columns_of_predictions(got, label))
+    if not columns:
+        raise CompareError(f"{PROG}: no arm in {', '.join(paths)}")
+    if baseline is not None:
+        columns = baseline_first(columns, baseline)
+    aligned(files, columns)
+    table = rows(columns)
+    notes = setting_notes(files, names)
+    if method(n := len(columns[0].conversations))["method"] != "exact":
+        notes.append(f"{n} conversations, too many to enumerate every resample: the intervals are a Monte Carlo "
+                     f"bootstrap of {RESAMPLES:,} resamples, seed {SEED}")
+    made = [{"path": path, "kind": "results" if isinstance(got, results.Results) else "predictions",
+             "signature": got.signature if isinstance(got, results.Results)
+             else str(signature.predictions(path, signature.KIT, *answer_key.load(key).signed(),
+                                             sha256=got.sha256))}
+            for path, got in zip(paths, files)]
+    return Compared(table, columns[0].label, notes, made, costs(columns))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``locomo-repro compare FILE... [--format F]``: the table on stdout, notes and signatures on stderr;
     bad input is one line on stderr and exit status 2, with nothing on stdout."""
     try:
         args = parser().parse_args(argv)
-        files = [_keyed(load(path), args.key) for path in args.files]
-        names = labels(args.files)
-        columns: list[Column] = []
-        for got, label in zip(files, names):
-            columns += (_columns_of_results(got, label) if isinstance(got, results.Results)
-                        else _columns_of_predictions(got, label))
-        if not columns:
-            raise CompareError(f"{PROG}: no arm in {', '.join(args.files)}")
-        aligned(files, columns)
-        table = rows(columns)
+        got = compared(args.files, args.baseline, args.key)
     except (CompareError, PredictionsError, results.ResultsError, AuditError, DatasetError) as err:
         print(err, file=sys.stderr)
         return 2
-    notes = setting_notes(files, names)
-    if blocked := unenumerable(len(columns[0].conversations)):
-        notes.append(f"{blocked}: differences without intervals")
-    made = [{"path": path, "kind": "results" if isinstance(got, results.Results) else "predictions",
-             "signature": got.signature if isinstance(got, results.Results)
-             else str(signature.predictions(path, signature.KIT, *answer_key.load(args.key).signed(), sha256=got.sha256))}
-            for path, got in zip(args.files, files)]
-    sys.stdout.write(render(table, args.format, columns[0].label, notes, made))
-    for line in notes:
+    sys.stdout.write(render(got.rows, args.format, got.baseline, got.notes, got.files, got.costs))
+    for line in got.notes:
         print(f"note: {line}", file=sys.stderr)
-    for each in made:
+    for each in got.files:
         print(f"signature: {each['signature']}", file=sys.stderr)
     return 0

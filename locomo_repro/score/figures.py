@@ -3,8 +3,9 @@
 For every arm and every category (keys ``"1"``...``"5"``, then ``"overall"``):
 
 * ``n``: questions;
-* ``f1``: the official F1 (the scorer ``official.scores`` runs, by default the LoCoMo authors' own
-  ``evaluation.py``);
+* ``f1``: the official F1 (the scorer ``official.sums`` runs, by default the LoCoMo authors' own
+  ``evaluation.py``), its categories' sums added in turn in category order, as the results file adds them
+  (``metric.in_turn``: the same float for the same mean);
 * ``recall``: the official evidence recall, ``null`` when the arm gives no ``_prediction_context`` at all
   (the official scorer would count 1.000 for every question: no evidence of anything);
 * ``judge``: the share of the file's own judge verdicts (``<arm>_judge``, 1/0, as ``peers import`` writes
@@ -21,7 +22,8 @@ from __future__ import annotations
 import math
 
 from ..data.dataset import CATEGORIES, LOCOMO
-from .official import Scorer, blind, scores
+from .metric import in_turn
+from .official import Scorer, blind, sums
 from .predictions import Predictions, PredictionsError, gold
 
 #: The official names of the categories, by number (1 multi hop, 2 temporal, 3 open domain, 4 single hop,
@@ -31,10 +33,6 @@ NAMES = {k: CATEGORIES[k] for k in sorted(LOCOMO)}
 
 def _mean(values: list[float]) -> float | None:
     return math.fsum(values) / len(values) if values else None
-
-
-def _finite(value: float) -> float | None:
-    return None if math.isnan(value) else value
 
 
 def verdicts(predictions: Predictions) -> dict[str, list[int | None]]:
@@ -55,7 +53,7 @@ def figures(predictions: Predictions, scorer: Scorer) -> dict[str, dict[str, dic
     """``{arm: {"1".."5", "overall": {name, n, f1, recall, judge, mem0_f1, mem0_bleu}}}`` (see the module)."""
     from . import mem0  # here: NLTK's tokenisers and BLEU are loaded by what scores a file, not by every import
 
-    official = scores(predictions, scorer)
+    summed = sums(predictions, scorer)
     judged = verdicts(predictions)
     out: dict[str, dict[str, dict[str, object]]] = {}
     absent = set(blind(predictions))
@@ -65,14 +63,15 @@ def figures(predictions: Predictions, scorer: Scorer) -> dict[str, dict[str, dic
             answer, reply = str(gold(predictions, q)), q.predictions[arm].reply
             each.append((q.category, j, mem0.token_f1(reply, answer), mem0.bleu1(reply, answer)))
         rows: dict[str, dict[str, object]] = {}
-        for key, kinds, row in [*((str(k), (k,), CATEGORIES[k]) for k in NAMES), ("overall", tuple(NAMES), "overall")]:
+        for key, kinds in [*((str(k), (k,)) for k in NAMES), ("overall", tuple(NAMES))]:
             picked = [e for e in each if e[0] in kinds]
-            f1, recall = official[arm][row]
+            score, reach = (in_turn(summed[arm][part][k] for k in kinds) / len(picked) if picked else None
+                            for part in (0, 1))
             rows[key] = {
                 "name": NAMES[kinds[0]] if len(kinds) == 1 else "overall",
                 "n": len(picked),
-                "f1": _finite(f1),
-                "recall": None if arm in absent else _finite(recall),
+                "f1": score,
+                "recall": None if arm in absent else reach,
                 "judge": _mean([float(e[1]) for e in picked if e[1] is not None]),
                 "mem0_f1": _mean([e[2] for e in picked]),
                 "mem0_bleu": _mean([e[3] for e in picked]),

@@ -88,7 +88,7 @@ def fetch(dest: Path | None = None, *, timeout: float = 30.0) -> Path:
         raise OfficialUnavailable(f"cannot download {EVALUATION_URL} ({reason}); pass its path or set {ENV}") from None
     _verify(body, EVALUATION_URL, EVALUATION_SHA256)
     try:
-        dataset.write_atomic(dest, body)
+        dataset.write_kept(dest, body)
     except OSError as err:
         raise OfficialUnavailable(f"cannot write {dest}: {err.strerror or err}") from None
     return dest
@@ -290,15 +290,9 @@ def counts(predictions: Predictions) -> dict[str, int]:
     return {row: sum(per[k] for k in kinds) for row, kinds in ROWS.items()}
 
 
-def scores(predictions: Predictions, scorer: Scorer) -> dict[str, dict[str, tuple[float, float]]]:
-    """``{arm: {row: (F1, evidence recall)}}`` as the reference ``score.py`` computes them.
-
-    Each conversation's questions go to ``scorer`` one arm at a time (see
-    ``_qas``); the marks add up per category in file order, and a row adds its
-    categories' sums in ``ROWS`` order before dividing by its count, so the
-    means agree with ``score.py`` to the last bit.  An empty row is nan
-    (``score.py`` would divide by zero).
-    """
+def sums(predictions: Predictions, scorer: Scorer) -> dict[str, tuple[dict[int, float], dict[int, float]]]:
+    """``{arm: (score, recall)}``, each summed per category: every conversation's questions go to ``scorer``
+    one arm at a time (see ``_qas``) and the marks add up per category in file order."""
     arms = predictions.arms
     score = {arm: dict.fromkeys(CATEGORIES, 0.0) for arm in arms}
     reach = {arm: dict.fromkeys(CATEGORIES, 0.0) for arm in arms}
@@ -316,6 +310,21 @@ def scores(predictions: Predictions, scorer: Scorer) -> dict[str, dict[str, tupl
             for qa, mark, got in zip(qas, marks, recalls):
                 score[arm][qa["category"]] += mark
                 reach[arm][qa["category"]] += got
+    return {arm: (score[arm], reach[arm]) for arm in arms}
+
+
+def scores(predictions: Predictions, scorer: Scorer) -> dict[str, dict[str, tuple[float, float]]]:
+    """``{arm: {row: (F1, evidence recall)}}`` as the reference ``score.py`` computes them.
+
+    The marks add up per category in file order (:func:`sums`), and a row adds its
+    categories' sums in ``ROWS`` order before dividing by its count, so the
+    means agree with ``score.py`` to the last bit.  An empty row is nan
+    (``score.py`` would divide by zero).
+    """
+    arms = predictions.arms
+    summed = sums(predictions, scorer)
+    score = {arm: summed[arm][0] for arm in arms}
+    reach = {arm: summed[arm][1] for arm in arms}
     n = counts(predictions)
     return {
         arm: {

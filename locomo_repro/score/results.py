@@ -1,22 +1,23 @@
 """Results files: a run's figures per arm and category, for scripts and for ``compare`` (``-json FILE``).
 
-Schema ``locomo-repro/results``, version 1, documented in ``docs/results.md``.  Per pass of the run (one,
+Schema ``locomo-repro/results``, version 2 (version 1 still read), documented in ``docs/results.md``.  Per pass of the run (one,
 or one per swept value with ``-sweep``), per arm and per row of the printed table (each category by its
 number, then ``answerable`` and ``overall``): the questions ``n``, the mean score ``f1``, the mean
 evidence recall ``recall`` (null where no record has one), the share declined ``quiet`` -- each exactly
-the float the table rounds -- and ``f1_interval``, the exact 95% percentile bootstrap interval of the F1
-over conversations that ``-stats`` computes (``stats.interval``).  Per conversation, arm and row it keeps
+the float the table rounds -- and ``f1_interval``, the 95% percentile bootstrap interval of the F1 over
+conversations that ``-stats`` computes (``stats.bootstrap``: exact up to 12 conversations, else seeded
+Monte Carlo).  Per conversation, arm and row it keeps
 the questions and the summed score, in question order, which is what pairs two files question by question
 (``compare``); and it names the dataset (sha256), the settings, the kit's version and the run's signature.
 
-A run with ``-judge`` adds an optional member, absent otherwise (a file without it is read as before): the
-judge's facts at the top (``judge``) and per arm its J rows (``Judgement``: per row the questions judged,
-the failed judgements, J and its interval, and how far the judge parts from the F1), with each judged
-question's score per conversation, which is what pairs J in ``compare``.  The figures are made above this
-module (``judge.figures``); this module only keeps and checks them.
-
 The run gives each arm's running tally (``Tallied``: the table's own ``Tally``) and each conversation's
 ``sums``; this module knows nothing of how they were made.
+
+A run with ``-judge`` adds an optional member, absent otherwise (a file without it is read and written as
+before): the judge's facts at the top (``judge``) and per arm its J rows (``Judgement``: per row the questions
+judged, the failed judgements, J and its interval, and how far the judge parts from the F1), with each judged
+question's score per conversation, which is what pairs J in ``compare``.  The figures are made above this
+module (``judge.figures``); this module only keeps and checks them.
 """
 
 from __future__ import annotations
@@ -24,18 +25,23 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
 from .. import __version__
 from ..data import jsonio
 from ..data.dataset import ANSWERABLE, CATEGORIES, LOCOMO
+from ..go.flags import has_control
+from .metric import in_turn
 from .predictions import PredictionsError, _kind, decoded
-from .stats import TAIL, draw_count, interval, unenumerable
+from .stats import TAIL, bootstrap, method
 
 SCHEMA = "locomo-repro/results"
-VERSION = 1
+VERSION = 2
+
+#: The versions this kit reads: version 1 files (no evidence, no cost) read as ever.
+READS = (1, 2)
 
 #: The rows of a results file and the categories each adds up, in the printed table's order: each category
 #: by its number (4, 1, 2, 3, 5), then answerable and overall (every category: ``()``, as the table's tally
@@ -115,6 +121,46 @@ class Row:
 
 
 @dataclass(frozen=True, slots=True)
+class Evidence:
+    """What an arm handed its reader, a question on average over the questions it named evidence for: turns,
+    characters and words of those turns' texts."""
+
+    questions: int
+    turns: float
+    characters: float
+    words: float
+
+
+@dataclass(frozen=True, slots=True)
+class Cost:
+    """What an arm cost over a run, measured in wall seconds on the machine that ran it: building its memory
+    (in all, and per conversation in run order), its calls (how many, in all, and the 50th, 95th and 99th
+    percentiles of one call: None without calls), and the calls that failed and were tried again; for a
+    memory fed session by session, the seconds of each ``add`` per conversation."""
+
+    build: float
+    conversations: tuple[float, ...]
+    sessions: tuple[tuple[float, ...], ...] | None  # per conversation, each add(session)'s seconds (None: not fed so)
+    calls: int
+    seconds: float
+    p50: float | None
+    p95: float | None
+    p99: float | None
+    failures: int
+
+
+@dataclass(frozen=True, slots=True)
+class Tokens:
+    """The tokens a ``-model`` run's endpoint reported for the replies it gave (replies read back from the memo
+    folder cost none): the model, prompt and completion tokens summed, and the replies that said any."""
+
+    model: str
+    prompt: int
+    completion: int
+    replies: int
+
+
+@dataclass(frozen=True, slots=True)
 class JudgeRow:
     """One arm's judge figures on one row: the questions with a verdict ``n``, the failed judgements left out,
     J (None: no verdict) and its exact 95% bootstrap interval over conversations (None: fewer than two or more
@@ -144,12 +190,45 @@ class Judgement:
 
 @dataclass(frozen=True, slots=True)
 class Arm:
-    """One arm of one pass: its figures per row key, and per conversation (in run order) its sums; with
-    ``-judge``, its judge figures."""
+    """One arm of one pass: its figures per row key, per conversation (in run order) its sums, and the evidence
+    it handed its reader (None: it named none, or a version 1 file); with ``-judge``, its judge figures."""
 
     rows: dict[str, Row]
     conversations: tuple[tuple[str, Sums], ...]
+    evidence: Evidence | None = None
     judge: Judgement | None = None
+
+
+class Measured(Protocol):
+    """One arm's cost over one conversation (the run's ``Spent``)."""
+
+    @property
+    def built(self) -> float: ...
+
+    @property
+    def calls(self) -> Sequence[float]: ...
+
+    @property
+    def failures(self) -> int: ...
+
+    @property
+    def sessions(self) -> Sequence[float]: ...
+
+
+def percentile(ordered: Sequence[float], q: float) -> float | None:
+    """The ``q``-th quantile (0 < q <= 1) of values sorted ascending by the nearest rank: the value at rank
+    ceil(q * n) (None for no values)."""
+    return ordered[max(math.ceil(q * len(ordered)), 1) - 1] if ordered else None
+
+
+def cost(each: Sequence[Measured]) -> Cost:
+    """An arm's cost over a run from its cost in each conversation (in run order)."""
+    calls = sorted(c for m in each for c in m.calls)
+    fed = any(m.sessions for m in each)
+    return Cost(build=in_turn(m.built for m in each), conversations=tuple(m.built for m in each),
+                sessions=tuple(tuple(m.sessions) for m in each) if fed else None, calls=len(calls),
+                seconds=in_turn(calls), p50=percentile(calls, 0.5), p95=percentile(calls, 0.95),
+                p99=percentile(calls, 0.99), failures=sum(m.failures for m in each))
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,46 +254,56 @@ class Results:
     kit_version: str
     passes: tuple[Pass, ...]
     path: str = ""
-    judge: dict[str, object] | None = None
+    costs: dict[str, Cost] = field(default_factory=dict)  # by arm (none in a version 1 file)
+    version: int = VERSION
+    tokens: Tokens | None = None  # what the model's endpoint reported (-model), else None
+    judge: dict[str, object] | None = None  # the judge's facts (-judge), else None
 
     @property
     def unavailable(self) -> str | None:
         """Why no interval could be taken (None when they were)."""
-        return unenumerable(len(self.conversations))
+        return None if self.conversations else "no conversation to resample"
 
 
 def arm(tally: Tallied, conversations: Sequence[tuple[str, Sums]]) -> Arm:
     """An arm's results from its tally over the run and each conversation's sums (in run order)."""
-    blocked = unenumerable(len(conversations))
     rows = {}
     for key, kinds in ROWS:
         n = tally.count(kinds)
         bounds = None
-        if n and blocked is None:
-            _, low, high = interval([s[key][1] for _, s in conversations], [float(s[key][0]) for _, s in conversations])
+        if n and conversations:
+            _, low, high = bootstrap([s[key][1] for _, s in conversations], [float(s[key][0]) for _, s in conversations])
             bounds = (low, high)
         rows[key] = Row(n=n, f1=tally.mean(kinds), recall=tally.reach(kinds), quiet=tally.quiet_share(kinds),
                         f1_interval=bounds)
     return Arm(rows=rows, conversations=tuple((sample, dict(s)) for sample, s in conversations))
 
 
-def _pair(bounds: tuple[float, float] | None) -> list[float] | None:
-    return None if bounds is None else list(bounds)
+def _evidence(got: Evidence | None) -> dict | None:
+    return None if got is None else {"questions": got.questions, "turns": got.turns, "characters": got.characters,
+                                     "words": got.words}
+
+
+def _cost(got: Cost) -> dict:
+    return {"build": {"seconds": got.build, "conversations": list(got.conversations),
+                      "sessions": None if got.sessions is None else [list(s) for s in got.sessions]},
+            "calls": {"n": got.calls, "seconds": got.seconds, "p50": got.p50, "p95": got.p95, "p99": got.p99},
+            "failures": got.failures}
 
 
 def judgement(j: Judgement) -> dict:
     """The JSON value of an arm's judge figures (``…arms.<arm>.judge``)."""
     return {
         "rows": {key: {"name": name(key), "n": row.n, "failed": row.failed, "j": row.j,
-                       "j_interval": _pair(row.j_interval), "f1_auc": row.f1_auc, "j_at_f1_0": row.j_at_f1_0,
-                       "j_at_f1_1": row.j_at_f1_1} for key, row in j.rows.items()},
+                       "j_interval": None if row.j_interval is None else list(row.j_interval), "f1_auc": row.f1_auc,
+                       "j_at_f1_0": row.j_at_f1_0, "j_at_f1_1": row.j_at_f1_1} for key, row in j.rows.items()},
         "conversations": [{"sample": sample, "qa": [q for q, _, _ in each], "categories": [c for _, c, _ in each],
                            "scores": [s for _, _, s in each]} for sample, each in j.conversations],
     }
 
 
 def document(results: Results) -> dict:
-    """The JSON value of a results file (schema ``locomo-repro/results``, version 1; the judge's members only
+    """The JSON value of a results file (schema ``locomo-repro/results``, version 2; the judge's members only
     where the run had a judge)."""
     n = len(results.conversations)
     judged = {} if results.judge is None else {"judge": results.judge}
@@ -226,8 +315,7 @@ def document(results: Results) -> dict:
         "dataset": {"sha256": results.sha256, "conversations": list(results.conversations)},
         "settings": results.settings,
         "bootstrap": {
-            "over": "conversations", "level": 1 - 2 * TAIL, "resamples": draw_count(n) if n else 0,
-            "unavailable": results.unavailable,
+            "over": "conversations", "level": 1 - 2 * TAIL, **method(n), "unavailable": results.unavailable,
         },
         **judged,
         "passes": [
@@ -246,6 +334,7 @@ def document(results: Results) -> dict:
                             {"sample": sample, "rows": {key: {"n": n, "score": score} for key, (n, score) in s.items()}}
                             for sample, s in a.conversations
                         ],
+                        "evidence": _evidence(a.evidence),
                         **({} if a.judge is None else {"judge": judgement(a.judge)}),
                     }
                     for arm_name, a in p.arms.items()
@@ -253,6 +342,10 @@ def document(results: Results) -> dict:
             }
             for p in results.passes
         ],
+        "cost": {arm_name: _cost(got) for arm_name, got in results.costs.items()},
+        "tokens": None if results.tokens is None else {
+            "model": results.tokens.model, "prompt": results.tokens.prompt, "completion": results.tokens.completion,
+            "replies": results.tokens.replies},
     }
 
 
@@ -262,19 +355,35 @@ def encode(results: Results) -> bytes:
 
 
 def run(
-    settings: Mapping[str, object], sha256: str, signature: str, sweep: str | None,
+    settings: Mapping[str, object], sha256: str, signature: str, sweep: tuple[str, Sequence[float]] | None,
     passes: Sequence[tuple[Mapping[str, float], Mapping[str, Tallied]]],
     conversations: Sequence[tuple[str, Sequence[Mapping[str, Sums]]]],
+    evidence: Sequence[Mapping[str, tuple[int, int, int, int]]] = (),
+    spent: Mapping[str, Sequence[Measured]] = {},
 ) -> Results:
     """A run's results: ``passes`` its reader settings and each arm's tally per pass (arms in any order: the
-    file keeps them in name order, as the table), ``conversations`` each conversation's sums per pass and arm."""
+    file keeps them in name order, as the table), ``conversations`` each conversation's sums per pass and arm;
+    ``sweep`` the swept setting's name and its value in each pass (None without ``-sweep``); ``evidence`` per
+    pass each arm's evidence summed (questions, turns, characters, words), ``spent`` each arm's cost in each
+    conversation."""
     made = []
     for i, (options, tallies) in enumerate(passes):
-        arms = {a: arm(tallies[a], [(sample, each[i][a]) for sample, each in conversations]) for a in sorted(tallies)}
-        swept = None if sweep is None else (sweep, options[sweep])
+        summed = evidence[i] if i < len(evidence) else {}
+        arms = {a: replace(arm(tallies[a], [(sample, each[i][a]) for sample, each in conversations]),
+                           evidence=mean_evidence(summed.get(a))) for a in sorted(tallies)}
+        swept = None if sweep is None else (sweep[0], sweep[1][i])
         made.append(Pass(sweep=swept, options={o: options[o] for o in OPTIONS}, arms=arms))
     return Results(sha256=sha256, conversations=tuple(sample for sample, _ in conversations), settings=dict(settings),
-                   signature=signature, kit_version=__version__, passes=tuple(made))
+                   signature=signature, kit_version=__version__, passes=tuple(made),
+                   costs={a: cost(spent[a]) for a in sorted(spent) if a in made[0].arms} if made else {})
+
+
+def mean_evidence(summed: tuple[int, int, int, int] | None) -> Evidence | None:
+    """The evidence a question on average from its sums over a run (questions, turns, characters, words)."""
+    if summed is None or not summed[0]:
+        return None
+    n, turns, chars, words = summed
+    return Evidence(questions=n, turns=turns / n, characters=chars / n, words=words / n)
 
 
 def judged(results: Results, facts: dict[str, object], arms: Mapping[str, Judgement]) -> Results:
@@ -319,6 +428,14 @@ class _Reader:
     def text(self, obj: object, key: str, where: str) -> str:
         return self.typed(obj, key, where, str, "a string")
 
+    def plain(self, text: str, what: str, where: str) -> str:
+        """``text`` (``what`` names it), which is printed: no control character (the signature's own rule, so a
+        newline cannot forge a second ``signature:`` line nor an escape reach the terminal), never shown."""
+        if has_control(text):
+            code = ord(next(c for c in text if has_control(c)))
+            raise self.fail(where, f"{what} holds a control character (U+{code:04X}); it is not shown")
+        return text
+
     def number(self, obj: object, key: str, where: str) -> float:
         value = self.field(obj, key, where)
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
@@ -349,13 +466,15 @@ class _Reader:
 
 
 def parse(data: object, path: str) -> Results:
-    """Check decoded JSON against the results schema, version 1; ``path`` labels messages."""
+    """Check decoded JSON against the results schema, version 1 or 2 (:data:`READS`); ``path`` labels
+    messages."""
     r = _Reader(path)
     if not is_results(data):
         raise r.fail("", f"not a results file (no \"schema\": \"{SCHEMA}\")")
     version = r.field(data, "version", "")
-    if isinstance(version, bool) or version != VERSION:
-        raise r.fail("", f"results version {json.dumps(version)}; this kit reads version {VERSION}")
+    if isinstance(version, bool) or version not in READS:
+        raise r.fail("", f"results version {json.dumps(version)}; this kit reads versions "
+                         f"{', '.join(map(str, READS))}")
     dataset = r.mapping(data, "dataset", "")
     sha256 = r.text(dataset, "sha256", "dataset")
     if len(sha256) != 64 or any(c not in "0123456789abcdef" for c in sha256):
@@ -364,7 +483,7 @@ def parse(data: object, path: str) -> Results:
     if not all(isinstance(c, str) for c in conversations):
         raise r.fail("dataset", "conversations is not a list of sample ids")
     settings = r.mapping(data, "settings", "")
-    signature = r.text(data, "signature", "")
+    signature = r.plain(r.text(data, "signature", ""), "'signature'", "")
     kit_version = r.text(data, "kit_version", "")
     passes = []
     for i, p in enumerate(r.listed(data, "passes", "")):
@@ -375,7 +494,7 @@ def parse(data: object, path: str) -> Results:
         options = {o: r.number(r.mapping(p, "options", where), o, f"{where} options") for o in OPTIONS}
         arms = {}
         for arm_name, a in r.mapping(p, "arms", where).items():
-            at = f"{where} arm {arm_name}"
+            at = f"{where} arm {r.plain(arm_name, 'an arm name', where)}"
             rows = {}
             for key, row in r.rows(a, "rows", at).items():
                 cell = f"{at} row {key}"
@@ -391,15 +510,41 @@ def parse(data: object, path: str) -> Results:
                 each.append((sample, kept))
             if [sample for sample, _ in each] != conversations:
                 raise r.fail(at, "its conversations are not the dataset's conversations in order")
+            shown = r.field(a, "evidence", at) if version >= 2 else None
+            evidence = None if shown is None else Evidence(
+                questions=r.count(shown, "questions", f"{at} evidence"),
+                **{k: r.number(shown, k, f"{at} evidence") for k in ("turns", "characters", "words")})
             mark = a.get("judge") if isinstance(a, dict) else None
-            arms[arm_name] = Arm(rows=rows, conversations=tuple(each),
+            arms[arm_name] = Arm(rows=rows, conversations=tuple(each), evidence=evidence,
                                  judge=None if mark is None else _judgement(r, mark, f"{at} judge", conversations))
         passes.append(Pass(sweep=swept, options=options, arms=arms))
+    costs = {}
+    for arm_name, c in (r.mapping(data, "cost", "").items() if version >= 2 else ()):
+        at = f"cost {arm_name}"
+        build, calls = r.mapping(c, "build", at), r.mapping(c, "calls", at)
+        per = r.listed(build, "conversations", f"{at} build")
+        if len(per) != len(conversations) or not all(
+                isinstance(s, (int, float)) and not isinstance(s, bool) for s in per):
+            raise r.fail(f"{at} build", "'conversations' is not a number per conversation")
+        added = r.field(build, "sessions", f"{at} build")
+        if added is not None and not (isinstance(added, list) and len(added) == len(conversations) and all(
+                isinstance(s, list) and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in s)
+                for s in added)):
+            raise r.fail(f"{at} build", "'sessions' is neither null nor a list of numbers per conversation")
+        costs[arm_name] = Cost(build=r.number(build, "seconds", f"{at} build"), conversations=tuple(per),
+                               sessions=None if added is None else tuple(tuple(s) for s in added),
+                               calls=r.count(calls, "n", f"{at} calls"), seconds=r.number(calls, "seconds", f"{at} calls"),
+                               p50=r.optional(calls, "p50", f"{at} calls"), p95=r.optional(calls, "p95", f"{at} calls"),
+                               p99=r.optional(calls, "p99", f"{at} calls"), failures=r.count(c, "failures", at))
+    said = r.field(data, "tokens", "") if version >= 2 else None
+    tokens = None if said is None else Tokens(model=r.text(said, "model", "tokens"),
+                                              **{k: r.count(said, k, "tokens") for k in ("prompt", "completion", "replies")})
     facts = data.get("judge") if isinstance(data, dict) else None
     if facts is not None and not isinstance(facts, dict):
         raise r.fail("", f"'judge' is {_kind(facts)}, not an object")
     return Results(sha256=sha256, conversations=tuple(conversations), settings=settings, signature=signature,
-                   kit_version=kit_version, passes=tuple(passes), path=path, judge=facts)
+                   kit_version=kit_version, passes=tuple(passes), path=path, costs=costs, version=version, tokens=tokens,
+                   judge=facts)
 
 
 def _bounds(r: _Reader, row: object, key: str, where: str) -> tuple[float, float] | None:

@@ -33,6 +33,10 @@ PREFIX = 8
 #: The kit's own metric as a scorer name.
 KIT = "kit"
 
+#: How intervals were taken, for a signature over figures with intervals (``stats``, the report): the exact
+#: 95% percentile bootstrap over conversations.
+EXACT = ("bootstrap", "exact-95")
+
 
 @dataclass(frozen=True, slots=True)
 class Signature:
@@ -94,6 +98,8 @@ def run(
     derive: bool = True,
     coref: bool = False,
     only: int = 0,
+    conversations: Iterable[str] = (),
+    limit: int = 0,
     model: str | None = None,
     base: str | None = None,
     closed: bool = False,
@@ -110,9 +116,16 @@ def run(
     fields = [("data", data)]
     if only:
         fields.append(("only", str(only)))
+    if picked := ",".join(conversations):
+        fields.append(("conversations", picked))
+    if limit:
+        fields.append(("limit", str(limit)))
     fields += [("scorer", KIT), ("arms", arms)]
     fields += [("plugin", described) for described in plugins]
+    settings = list(settings)
     fields += [(name, "sweep" if name == sweep else number(value)) for name, value in settings]
+    if sweep and sweep not in dict(settings):  # a plug-in's setting swept: named as -sweep names it
+        fields.append(("sweep", sweep))
     if blind:
         fields.append(("blind", "yes"))
     if not derive:

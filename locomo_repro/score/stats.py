@@ -12,7 +12,9 @@ byte for byte on the reference answers files.  Three reports:
 3. for every pair of arms in name order, the paired difference of mean score
    on each half with a 95% percentile bootstrap interval over conversations,
    computed exactly: every multiset of conversations drawn with replacement is
-   enumerated once and weighted by its multinomial coefficient.
+   enumerated once and weighted by its multinomial coefficient (past 12
+   conversations, where that is too many, by a seeded Monte Carlo bootstrap:
+   not in the reference, which refuses such files).
 
     locomo-repro stats answers.json
 """
@@ -42,6 +44,14 @@ TAIL = 0.025
 #: Most draws the exact bootstrap may enumerate: 12 conversations need
 #: 1,352,078; 13 would need 5,200,300.
 MAX_DRAWS = 2_000_000
+
+#: Past that, the Monte Carlo bootstrap: this many resamples, drawn by numpy's PCG64 from this seed, so that
+#: the same data gives the same interval every run.
+RESAMPLES = 10_000
+SEED = 0
+
+#: Resamples drawn at once (the draws are the same as all at once; the memory is a block's).
+BLOCK = 1_000
 
 
 # --- Go's float formatting and arithmetic --------------------------------------------
@@ -217,6 +227,54 @@ def interval(diff: Sequence[float], size: Sequence[float], p: float = TAIL) -> t
     return go_div(whole, n), low, high
 
 
+def monte_carlo(diff: Sequence[float], size: Sequence[float], p: float = TAIL, resamples: int = RESAMPLES,
+                seed: int = SEED) -> tuple[float, float, float]:
+    """:func:`interval`'s point and percentile interval from ``resamples`` resamples drawn at random, seeded
+    (numpy's ``default_rng(seed)``: each resample the counts of n draws with replacement from the n
+    conversations), for more conversations than the exact bootstrap can enumerate.  Each resample's
+    statistic is accumulated in conversation order as the exact one's; resamples with no question are left
+    out.  Returns (point, q=p, q=1−p)."""
+    n = len(diff)
+    rng = np.random.default_rng(seed)
+    total = np.zeros(resamples)
+    questions = np.zeros(resamples)
+    for start in range(0, resamples, BLOCK):  # a block of resamples at a time: memory flat in n
+        block = slice(start, min(start + BLOCK, resamples))
+        counts = rng.multinomial(n, np.full(n, 1.0 / n), size=block.stop - block.start)
+        for i, (d, s) in enumerate(zip(diff, size)):
+            column = counts[:, i].astype(np.float64)
+            total[block] += column * d
+            questions[block] += column * s
+    kept = questions != 0
+    low, high = quantiles(total[kept] / questions[kept], np.ones(int(kept.sum())), (p, 1 - p))
+    whole, asked = 0.0, 0.0
+    for d, s in zip(diff, size):
+        whole, asked = whole + d, asked + s
+    return go_div(whole, asked), low, high
+
+
+def bootstrap(diff: Sequence[float], size: Sequence[float], p: float = TAIL) -> tuple[float, float, float]:
+    """The pooled difference and its 95% percentile bootstrap interval over conversations: exact
+    (:func:`interval`) up to 12 conversations, past that the seeded Monte Carlo one (:func:`monte_carlo`)."""
+    return interval(diff, size, p) if unenumerable(len(diff)) is None else monte_carlo(diff, size, p)
+
+
+def method(n: int) -> dict[str, object]:
+    """How :func:`bootstrap` takes its intervals over ``n`` conversations: ``method`` (``exact`` or
+    ``monte-carlo``), ``resamples`` (every distinct resample, or those drawn) and ``seed`` (None when exact)."""
+    if n >= 1 and unenumerable(n) is not None:
+        return {"method": "monte-carlo", "resamples": RESAMPLES, "seed": SEED}
+    return {"method": "exact", "resamples": draw_count(n) if n else 0, "seed": None}
+
+
+def signed(n: int) -> tuple[str, str]:
+    """The signature field naming :func:`bootstrap`'s method over ``n`` conversations: ``exact-95``, or
+    ``monte-carlo-95-10000-seed0`` with its resamples and seed."""
+    how = method(n)
+    return ("bootstrap", "exact-95" if how["method"] == "exact"
+            else f"monte-carlo-95-{how['resamples']}-seed{how['seed']}")
+
+
 # --- the report -----------------------------------------------------------------------
 
 
@@ -290,15 +348,17 @@ def pooled(predictions: Predictions, marks: Sequence[float], kinds: Sequence[int
         if q.category in kinds:
             total[at[q.sample]] += mark
             size[at[q.sample]] += 1
-    return interval(total, size)
+    return bootstrap(total, size)
 
 
 def _paired(predictions: Predictions) -> list[str]:
     arms = predictions.arms
     marks = grades(predictions)
+    n = len(predictions.conversations)
+    drawn = "" if method(n)["method"] == "exact" else f" (Monte Carlo: {RESAMPLES:,} resamples, seed {SEED})"
     lines = [
         "",
-        f"paired difference, 95% percentile bootstrap over {len(predictions.conversations)} conversations",
+        f"paired difference, 95% percentile bootstrap over {n} conversations{drawn}",
         f"{'':<24}" + "".join(f"  {name:>26}" for name, _ in HALVES),
     ]
     for i, one in enumerate(arms):
@@ -350,7 +410,6 @@ def render(predictions: Predictions) -> str:
     """The whole ``-stats`` report of a read predictions file, as the reference prints it."""
     for q in predictions.questions:
         gold(predictions, q)
-    bootstrappable(predictions)
     head = f"{predictions.path}: {len(predictions.questions)} questions, {', '.join(predictions.arms)}"
     lines = [head, *_abstention(predictions.questions), *_separation(predictions.questions, predictions.arms)]
     lines += _paired(predictions)
@@ -392,7 +451,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     sys.stdout.write(text)
     for line in notes(predictions):
         print(f"note: {line}", file=sys.stderr)
-    signature.emit(signature.predictions(args.file, signature.KIT, *graded.signed(), sha256=predictions.sha256))
+    signature.emit(signature.predictions(args.file, signature.KIT, *graded.signed(),
+                                         signed(len(predictions.conversations)), sha256=predictions.sha256))
     return 0
 
 
