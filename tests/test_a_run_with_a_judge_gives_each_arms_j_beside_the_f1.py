@@ -131,6 +131,32 @@ def test_a_failed_judgement_is_counted_apart_never_correct_and_the_run_exits_1(h
     assert "parrot       5       1  0.750" in text.getvalue() and "failed: s2 qa[1] parrot" in text.getvalue()
 
 
+def test_a_model_run_is_judged_by_its_own_model_and_endpoint_unless_told(here, monkeypatch):
+    monkeypatch.setenv("HANZO_API_KEY", "test-key")
+
+    def both(body, n):  # the judge's requests hold the template's GEN line; the reader's are answered "Paris"
+        if "\nGEN: " in body["messages"][0]["content"]:
+            return strict(body, n)
+        return 200, completion("Paris"), 0
+
+    with Stub(both) as stub:
+        argv = ["-data", str(here / "d.json"), "-arms", "toy_plugins:Vec", "-jobs", "1", "-memo", "", "-model", "stub",
+                "-base", stub.base_url, "-judge", "prompt", "-judge-prompt", str(here / "t.txt"), "-out", "p.json",
+                "-json", "r.json"]
+        assert cli.run(cli.parser().parse_args(argv), io.StringIO()) == 0
+        judged = [r for r in stub.requests if "\nGEN: " in r["body"]["messages"][0]["content"]]
+    assert {r["body"]["model"] for r in judged} == {"stub"}
+    got = results.read(here / "r.json")
+    assert got.judge["model"] == "stub" and set(got.passes[0].arms) == {"vec", "vec+model"}
+    # each arm's J is the test's rule over the replies its -out file holds: the share that are their gold
+    replies = json.loads((here / "p.json").read_text())
+    for arm in ("vec", "vec+model"):
+        marks = [float(q[f"{arm}_prediction"].strip().lower() == str(q["answer"]).strip().lower())
+                 for s in replies for q in s["qa"] if q["category"] != 5]
+        row = got.passes[0].arms[arm].judge.rows["answerable"]
+        assert (row.n, row.j) == (len(marks), pytest.approx(sum(marks) / len(marks)))
+
+
 def test_compare_pairs_j_question_by_question_as_it_pairs_f1(here, capfd):
     with Stub(strict) as one, Stub(lenient) as two:
         assert run(here, one.base_url, "strict.json") == 0
