@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from fractions import Fraction
 
@@ -101,3 +101,37 @@ def split_sections(text: str, headings: Sequence[str], first: str = "intro") -> 
         out[at].append(line)
     return {k: "\n".join(v) for k, v in out.items()}
 
+
+
+def split_documents(texts: Mapping[str, str], sections: Sequence[str]) -> dict[str, str]:
+    """Several documents cut at their Markdown headings: text per section of a manifest naming them.
+
+    A section ``FILE: Heading`` starts at the heading line of ``FILE`` (``#`` marks, then ``Heading``; lines
+    inside a fenced code block are no headings) and runs to the next listed heading of that file; section
+    ``FILE`` is the file's text before its first listed heading (all of it when none is listed).  Raises
+    ValueError when a file is not among ``texts``, or a heading is missing or repeated.
+    """
+    out: dict[str, list[str]] = {}
+    by_file: dict[str, set[str]] = {}
+    for s in sections:
+        name, _, heading = s.partition(": ")
+        if name not in texts:
+            raise ValueError(f"section {s!r} names {name!r}, which is not at hand")
+        by_file.setdefault(name, set())
+        if heading:
+            by_file[name].add(heading)
+    for name, headings in by_file.items():
+        at, fenced, seen = name, False, Counter()
+        out[at] = []
+        for line in texts[name].splitlines():
+            fenced ^= line.lstrip().startswith("```")
+            heading = re.fullmatch(r"#+\s+(.*?)\s*", line)
+            if heading and not fenced and heading.group(1) in headings:
+                at = f"{name}: {heading.group(1)}"
+                seen[at] += 1
+                out[at] = []
+            out[at].append(line)
+        for h in sorted(headings):
+            if seen[f"{name}: {h}"] != 1:
+                raise ValueError(f"heading {h!r} occurs {seen[f'{name}: {h}']} times in {name} (expected once)")
+    return {k: "\n".join(v) for k, v in out.items()}
