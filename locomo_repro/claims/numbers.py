@@ -121,13 +121,14 @@ def split_documents(texts: Mapping[str, str], sections: Sequence[str]) -> dict[s
         if heading:
             by_file[name].add(heading)
     for name, headings in by_file.items():
-        at, fenced, seen = name, False, Counter()
+        at, fenced = name, False
+        seen: Counter[str] = Counter()
         out[at] = []
         for line in texts[name].splitlines():
             fenced ^= line.lstrip().startswith("```")
-            heading = re.fullmatch(r"#+\s+(.*?)\s*", line)
-            if heading and not fenced and heading.group(1) in headings:
-                at = f"{name}: {heading.group(1)}"
+            marked = re.fullmatch(r"#+\s+(.*?)\s*", line)
+            if marked and not fenced and marked.group(1) in headings:
+                at = f"{name}: {marked.group(1)}"
                 seen[at] += 1
                 out[at] = []
             out[at].append(line)
