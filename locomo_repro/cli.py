@@ -28,7 +28,7 @@ from .read.model import DEFAULT_BASE_URL, DEFAULT_MEMO, KEY_VARIABLES, Model, ap
 from .read.reader import Options
 from .data.audit import AuditError
 from .score import signature
-from .score.key import Key, flag as key_flag, load as load_key
+from .score.key import AUDITED, Key, flag as key_flag, load as load_key
 
 if TYPE_CHECKING:
     from .arms.plugin import Plugin
@@ -93,6 +93,9 @@ def parser() -> argparse.ArgumentParser:
           help="keep each finished conversation's results here, so a stopped run resumes where it stopped "
                "(not in the reference)")
     key_flag(p)
+    _flag(p, "wrong-gold", action="store_true",
+          help="under the official key, also give per arm the share of its answerable F1 from the questions "
+               "whose gold locomo-audit finds wrong (docs/key.md)")
     _flag(p, "jobs", type=int, default=os.cpu_count() or 1, metavar="N",
           help="worker processes building and asking conversations (default: the machine's cores; "
                "1: all in this process; a -model run asks from this process, with -concurrency threads)")
@@ -164,12 +167,16 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     if problem := unwritable_all(outputs):  # each writable, and no two the same file: before any work
         raise UsageError(problem)
     answer_key = load_key(args.key)  # before any work: a bad errors file is one line
+    if args.wrong_gold and (not answer_key.official or args.sweep):
+        raise UsageError("-wrong-gold gives shares of the table's F1 under the official key: not with "
+                         + ("-key audited" if not answer_key.official else "-sweep"))
+    wrong = load_key(AUDITED) if args.wrong_gold else None
     from .bench import stream
 
     settings = run_settings(args, opts)
-    summary = gathered(args, settings)
+    summary = gathered(args, settings, wrong)
     if reader is None:  # read, built and asked one conversation at a time: memory flat in the dataset's size
-        signed = run_signature(args, opts, plugins, answer_key)
+        signed = run_signature(args, opts, plugins, answer_key, wrong)
         kept = None
         if args.resume:
             from .bench.resume import Kept
@@ -186,7 +193,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         finish(summary, args, out, signed, answer_key)
         return 0
     samples = list(answer_key.each(load(args.data)[: args.only or None], args.only))
-    signed = run_signature(args, opts, plugins, answer_key)
+    signed = run_signature(args, opts, plugins, answer_key, wrong)
     signature.emit(signed)
     # The model waits on the endpoint, not on a core: its run is asked from here, with threads (which a
     # Ctrl-C does not wait for: ``stop.Threads``).
@@ -211,12 +218,13 @@ def run_settings(args: argparse.Namespace, opts: Options) -> stream.Settings:
                            coref=args.coref, sweep=args.sweep, concurrency=args.concurrency or 1)
 
 
-def gathered(args: argparse.Namespace, settings: stream.Settings) -> stream.Report:
-    """An empty report of a run with these flags: what it keeps for -show and -out."""
+def gathered(args: argparse.Namespace, settings: stream.Settings, wrong: Key | None = None) -> stream.Report:
+    """An empty report of a run with these flags: what it keeps for -show, -out, -json and -wrong-gold (``wrong``
+    the audited key)."""
     from .bench import stream
 
     return stream.Report(settings, show=args.show, quiet=args.quiet, predictions=bool(args.out) and not args.sweep,
-                         sums=bool(args.json))
+                         sums=bool(args.json), wrong=wrong)
 
 
 def finish(summary: stream.Report, args: argparse.Namespace, out: TextIO, signed: signature.Signature,
@@ -255,7 +263,7 @@ def run_settings_record(args: argparse.Namespace, opts: Options, answer_key: Key
 
 
 def run_signature(args: argparse.Namespace, opts: Options, plugins: Sequence[Plugin] = (),
-                  answer_key: Key = Key()) -> signature.Signature:
+                  answer_key: Key = Key(), wrong: Key | None = None) -> signature.Signature:
     """The signature of the numbers a run prints (``signature.run`` over the parsed flags), naming every
     plug-in with where its factory lives and its package's version, and an answer key other than the official."""
     settings = [(name, getattr(opts, name)) for name in ("k", "floor", "span", "band", "parts")]
@@ -263,7 +271,7 @@ def run_signature(args: argparse.Namespace, opts: Options, plugins: Sequence[Plu
         signature.file_digest(resolve(args.data)), args.arms, settings, sweep=args.sweep, blind=args.blind,
         derive=not args.no_derived, coref=args.coref, only=args.only, model=args.model, base=args.base,
         closed=args.closed, plugins=[p.describe() for p in plugins],
-    ).plus(*answer_key.signed())
+    ).plus(*answer_key.signed(), *(() if wrong is None else (("wrong-gold", wrong.sha256[:8]),)))
 
 
 def arms_listing() -> str:

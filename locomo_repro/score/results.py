@@ -139,6 +139,10 @@ class Results:
     kit_version: str
     passes: tuple[Pass, ...]
     path: str = ""
+    #: ``-wrong-gold``'s figures per arm (of the first pass, under the official key): the answerable questions
+    #: ``n``, their mean ``f1``, the ``wrong`` ones (the audit finds their gold wrong) and the ``share`` of the
+    #: F1's sum those give (null where it is 0); None (no field in the file) without the flag.
+    wrong_gold: dict[str, dict[str, float | int | None]] | None = None
 
     @property
     def unavailable(self) -> str | None:
@@ -197,7 +201,29 @@ def document(results: Results) -> dict:
             }
             for p in results.passes
         ],
+        **({} if results.wrong_gold is None else {"wrong_gold": results.wrong_gold}),
     }
+
+
+class Shared(Protocol):
+    """One arm's share of its F1 from questions whose gold is wrong (``score.ceiling.Share``)."""
+
+    @property
+    def n(self) -> int: ...
+
+    @property
+    def f1(self) -> float: ...
+
+    @property
+    def wrong(self) -> int: ...
+
+    @property
+    def share(self) -> float | None: ...
+
+
+def wrong_gold(shares: Mapping[str, Shared]) -> dict[str, dict[str, float | int | None]]:
+    """The results file's ``wrong_gold`` field from each arm's share."""
+    return {arm: {"n": s.n, "f1": s.f1, "wrong": s.wrong, "share": s.share} for arm, s in shares.items()}
 
 
 def encode(results: Results) -> bytes:
@@ -333,8 +359,15 @@ def parse(data: object, path: str) -> Results:
                 raise r.fail(at, "its conversations are not the dataset's conversations in order")
             arms[arm_name] = Arm(rows=rows, conversations=tuple(each))
         passes.append(Pass(sweep=swept, options=options, arms=arms))
+    wrong = None
+    if isinstance(data, dict) and "wrong_gold" in data:
+        wrong = {}
+        for arm_name, got in r.mapping(data, "wrong_gold", "").items():
+            at = f"wrong_gold arm {arm_name}"
+            wrong[arm_name] = {"n": r.count(got, "n", at), "f1": r.number(got, "f1", at),
+                               "wrong": r.count(got, "wrong", at), "share": r.optional(got, "share", at)}
     return Results(sha256=sha256, conversations=tuple(conversations), settings=settings, signature=signature,
-                   kit_version=kit_version, passes=tuple(passes), path=path)
+                   kit_version=kit_version, passes=tuple(passes), path=path, wrong_gold=wrong)
 
 
 def read(path: str | Path) -> Results:
