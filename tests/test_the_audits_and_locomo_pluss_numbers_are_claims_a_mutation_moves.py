@@ -75,8 +75,10 @@ def test_judge_summary_is_refuted_by_its_own_judged_file():
 def _mutated_audit(src: Path, dest: Path, strong: bool) -> None:
     """The audit's files changed: each error's type turned (score-corrupting <-> citation-only) or, ``strong``
     false, the first error of each conversation dropped and the types dealt out in turn; every judged run's
-    first judgement of each question turned and (``strong``) all of them, each reply and gold a word longer,
-    the figures of its metadata doubled; every figure of its systems' breakdown moved."""
+    first judgement of each question turned and (``strong``) all of them, else a fourth judgement added, each
+    reply and gold a word longer (``strong``: each conversation's first reply its gold), the figures of its
+    metadata doubled; every figure of its systems' breakdown moved; the answer key's last question dropped
+    (``strong``)."""
     shutil.copytree(src, dest)
     errors = json.loads((src / "errors.json").read_text())
     if strong:
@@ -95,6 +97,9 @@ def _mutated_audit(src: Path, dest: Path, strong: bool) -> None:
             e["error_type"] = TYPES[k % len(TYPES)]
     (dest / "errors.json").chmod(0o644)
     (dest / "errors.json").write_text(json.dumps(errors))
+    answer_key = dest / "ap-baseline" / "answer_key.json"
+    answer_key.chmod(0o644)
+    answer_key.write_text(json.dumps(json.loads(answer_key.read_text())[: -1 if strong else None]))
     breakdown = dest / "results-audit" / "per_category_breakdown.json"
 
     def moved(value, key=""):
@@ -112,12 +117,16 @@ def _mutated_audit(src: Path, dest: Path, strong: bool) -> None:
     for run in dest.rglob("*eval_results*.json"):
         data = json.loads(run.read_text())
         for listed in data["detailed_results"].values():
-            for item in listed:
+            for i, item in enumerate(listed):
                 said = item["llm_judgments"]
                 for k in sorted(said)[: None if strong else 1]:
                     said[k] = not said[k]
+                if said and not strong:
+                    said["judgment_9"] = said[sorted(said)[0]]
                 item["generated_answer"] += " indeed"
                 item["golden_answer"] = f"{item['golden_answer']} too"
+                if strong and not i:
+                    item["generated_answer"] = item["golden_answer"]
         meta = data.get("metadata", {})
         data["metadata"] = {k: v * 2 if isinstance(v, float) else v for k, v in meta.items()}
         run.chmod(0o644)

@@ -48,7 +48,7 @@ _NUMBERS = re.compile(
     | (?P<turn>\bD\d+:\d+\b)                          # a dialogue id, D20:2
     | (?P<conv>\bconv-\d+\b)                          # a conversation id, conv-43
     | (?P<shape>\b\d+x\d+\b)                          # a table shape, 2x2
-    | (?P<num>(?<![\w.])(?:[+\-\u2212](?=\d))?\d+(?:,\d{3})*(?:\.\d+)?(?:%|s\b)?(?!\w))
+    | (?P<num>(?<![\w.])(?:[+\-\u2212](?=\d))?\d+(?:,\d{3})*(?:\.\d+)?(?:%|s\b)?(?:(?=x\b)|(?!\w)))  # 8.8x: 8.8
     | (?P<word>\b(?:"""
     + "|".join(NUMBER_WORDS)
     + r""")\b)
@@ -63,7 +63,8 @@ def numbers(text: str) -> list[str]:
     A number is a figure (``1,986``, ``-0.029``, ``+0.152``, ``24%``, ``5.2s``;
     a figure glued to letters, as in ``F1`` or ``path2``, is a name), a
     dialogue id (``D20:2``), a conversation id (``conv-43``), a SHA-256 digest,
-    a table shape (``2x2``) or a number word (``ten``, ``half``; lower-cased).
+    a table shape (``2x2``) or a number word (``ten``, ``half``; lower-cased).  A ratio's ``x`` is no part of
+    its figure (``8.8x``: ``8.8``).
     A range such as ``58–79%`` is two numbers.
     """
     out = []

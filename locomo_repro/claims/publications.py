@@ -9,7 +9,9 @@
 * ``judged``: one judged file of either publication read into verdicts (``judge.files``) and measured
   (``judge.measures``): J (the mean of its repeats' judgements: the per-run mean), one repeat's accuracy, the
   majority of its repeats, the spread (population standard deviation) of the repeats' accuracies, the
-  judgements that failed, the questions judged, or the figures the file states of itself.
+  judgements that failed, the questions judged, how many judgements each has, the share whose reply is the
+  gold, or the figures the file states of itself.
+* ``answer-key``: ap-baseline's answer_key.json counted.
 * ``wilson``: the Wilson score 95% interval (``score.stats.wilson``) of a system's majority-vote count as the
   audit's ``per_category_breakdown.json`` gives it, or of a score over n questions (the successes the score
   times n, rounded): its bounds or width; ``wilson-overlaps``: how many pairs have intervals that overlap;
@@ -43,9 +45,10 @@ if TYPE_CHECKING:
 
 #: A judged file's figures: J over its repeats, one repeat, the majority of its repeats, their spread, the
 #: failed judgements, the questions, the scores of the judgements that did not fail added up, the replies'
-#: and the golds' words (mean, median), what the file states of itself or its metadata holds.
+#: and the golds' words (mean, median), what the file states of itself or its metadata holds, how many
+#: judgements each question has, the share of questions whose reply is their gold.
 FIGURES = ("J", "repeat", "majority", "spread", "failed", "n", "total", "words", "median-words", "gold-words",
-           "gold-median-words", "stated", "metadata")
+           "gold-median-words", "stated", "metadata", "repeats", "exact")
 
 
 def _path(lab: Lab, publication: sources.Publication, local: str):
@@ -152,6 +155,12 @@ def _judged(m: Mapping, lab: Lab, manifest: Manifest) -> Any:
         return jm.failed(v for v in verdicts if v.category in kinds)
     if figure == "n":
         return len(jm.questions(verdicts, kinds))
+    if figure == "repeats":  # the judgements of each question, when every question has as many
+        counts = {len(g) for g in jm.questions(verdicts, kinds).values()}
+        return counts.pop() if len(counts) == 1 else f"questions judged {sorted(counts)} times"
+    if figure == "exact":  # the reply is the gold, character for character (ap-baseline's accidentally correct)
+        asked = jm.questions(verdicts, kinds).values()
+        return sum(g[0].reply == (g[0].gold or "") for g in asked) / len(asked)
     if figure == "total":
         return float(sum(v.score for v in verdicts if v.category in kinds and v.score is not None))
     if figure == "J":
@@ -267,6 +276,15 @@ def _plus_file(m: Mapping, lab: Lab, manifest: Manifest) -> Any:
         return float(part[field.removeprefix("summary-")])
     raise ValueError(f"unknown plus-file field {field!r}")
 
+
+
+@kind("answer-key", required=("field",))
+def _answer_key(m: Mapping, lab: Lab, manifest: Manifest) -> int:
+    """ap-baseline's answer_key.json, the questions the adversarial answers were written for: its ``entries``."""
+    data = lab.memo(("answer-key",), lambda: jsonio.load(_path(lab, sources.AUDIT, "ap-baseline/answer_key.json")))
+    if m["field"] != "entries" or not isinstance(data, list):
+        raise ValueError(f"answer_key.json has no {m['field']!r} the kit counts")
+    return len(data)
 
 
 @kind("raw-answers", required=("category",))
