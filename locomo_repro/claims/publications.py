@@ -15,7 +15,7 @@
 * ``wilson``: the Wilson score 95% interval (``score.stats.wilson``) of a system's majority-vote count as the
   audit's ``per_category_breakdown.json`` gives it, or of a score over n questions (the successes the score
   times n, rounded): its bounds or width; ``wilson-overlaps``: how many pairs have intervals that overlap;
-  ``breakdown``: a figure that file states.
+  ``breakdown``: a figure that file states; ``breakdown-systems``: how many systems it gives.
 * ``plus-file``: LoCoMo-Plus's published files counted: the categories of its run, the items, the score
   its judge writes beside a label, the figures of its ``judge_summary.json``.
 """
@@ -186,10 +186,15 @@ SCOPES = {"overall": "overall", "single hop": "cat_4_single_hop", "multi hop": "
           "temporal": "cat_2_temporal", "open domain": "cat_3_open_domain"}
 
 
+def _systems(lab: Lab) -> Mapping:
+    """The audit's per_category_breakdown.json: its figures by system."""
+    path = _path(lab, sources.AUDIT, "results-audit/per_category_breakdown.json")
+    return lab.memo(("breakdown",), lambda: jsonio.load(path))
+
+
 def _breakdown(lab: Lab, system: str, row: str) -> Mapping:
     """One system's figures for one row in the audit's per_category_breakdown.json."""
-    path = _path(lab, sources.AUDIT, "results-audit/per_category_breakdown.json")
-    data = lab.memo(("breakdown",), lambda: jsonio.load(path))
+    data = _systems(lab)
     part = data[system]["overall"] if row == "overall" else data[system]["per_category"][SCOPES[row]]
     return part
 
@@ -213,6 +218,12 @@ def _breakdown_field(m: Mapping, lab: Lab, manifest: Manifest) -> float:
     percentage there, as a share; ``majority_correct``, ``total``, ``ceiling`` ...)."""
     value = float(_breakdown(lab, m["system"], m["row"])[m["field"]])
     return value / 100 if m["field"].endswith(("_accuracy", "_mean", "_std")) or m["field"] == "ceiling" else value
+
+
+@kind("breakdown-systems")
+def _breakdown_systems(m: Mapping, lab: Lab, manifest: Manifest) -> int:
+    """How many systems the audit's per_category_breakdown.json gives figures of (the systems it audits)."""
+    return len(_systems(lab))
 
 
 def _interval(score: float, n: int) -> tuple[float, float]:
