@@ -175,11 +175,13 @@ def _recategorised(src: Path, dest: Path, errors: Path) -> None:
 
 
 def _mutated_dataset(src: Path, dest: Path) -> None:
-    """Every conversation asked one question more of each category (appended: the audit's positions hold)."""
+    """Every conversation asked one question more of each category, and a conversation more (appended: the
+    audit's positions hold)."""
     data = json.loads(src.read_text())
     first = {c: next(q for s in data for q in s["qa"] if q["category"] == c) for c in (1, 2, 3, 4, 5)}
     for sample in data:
         sample["qa"] += [copy.deepcopy(q) for q in first.values()]
+    data.append({**copy.deepcopy(data[-1]), "sample_id": "conv-another"})
     dest.write_text(json.dumps(data))
 
 

@@ -11,7 +11,7 @@
   majority of its repeats, the spread (population standard deviation) of the repeats' accuracies, the
   judgements that failed, the questions judged, how many judgements each has, the share whose reply is the
   gold, or the figures the file states of itself.
-* ``answer-key``: ap-baseline's answer_key.json counted.
+* ``answer-key``: ap-baseline's answer_key.json counted; ``file-sha256``: the digest of a publication's file.
 * ``wilson``: the Wilson score 95% interval (``score.stats.wilson``) of a system's majority-vote count as the
   audit's ``per_category_breakdown.json`` gives it, or of a score over n questions (the successes the score
   times n, rounded): its bounds or width; ``wilson-overlaps``: how many pairs have intervals that overlap;
@@ -22,6 +22,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import statistics
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -296,6 +297,12 @@ def _answer_key(m: Mapping, lab: Lab, manifest: Manifest) -> int:
     if m["field"] != "entries" or not isinstance(data, list):
         raise ValueError(f"answer_key.json has no {m['field']!r} the kit counts")
     return len(data)
+
+
+@kind("file-sha256", required=("file", "publication"))
+def _file_sha256(m: Mapping, lab: Lab, manifest: Manifest) -> str:
+    """The sha256 of one of a publication's files, as found (``sources.locate``)."""
+    return hashlib.sha256(_path(lab, sources.PUBLICATIONS[m["publication"]], m["file"]).read_bytes()).hexdigest()
 
 
 @kind("raw-answers", required=("category",))
