@@ -216,8 +216,12 @@ def _wilson(m: Mapping, lab: Lab, manifest: Manifest) -> float:
 @kind("breakdown", required=("field", "row", "system"))
 def _breakdown_field(m: Mapping, lab: Lab, manifest: Manifest) -> float:
     """A figure the audit's per_category_breakdown.json states of a system's row (``majority_accuracy``, a
-    percentage there, as a share; ``majority_correct``, ``total``, ``ceiling`` ...)."""
-    value = float(_breakdown(lab, m["system"], m["row"])[m["field"]])
+    percentage there, as a share; ``majority_correct``, ``total``, ``ceiling`` ...), or ``majority_share``: its
+    majority-vote count over its questions (the accuracy unrounded)."""
+    part = _breakdown(lab, m["system"], m["row"])
+    if m["field"] == "majority_share":
+        return part["majority_correct"] / part["total"]
+    value = float(part[m["field"]])
     return value / 100 if m["field"].endswith(("_accuracy", "_mean", "_std")) or m["field"] == "ceiling" else value
 
 
