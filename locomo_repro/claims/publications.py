@@ -11,7 +11,8 @@
   majority of its repeats, the spread (population standard deviation) of the repeats' accuracies, the
   judgements that failed, the questions judged, how many judgements each has, the share whose reply is the
   gold, or the figures the file states of itself.
-* ``answer-key``: ap-baseline's answer_key.json counted; ``file-sha256``: the digest of a publication's file.
+* ``answer-key``: ap-baseline's answer_key.json counted; ``file-sha256``: the digest of a publication's file;
+  ``raw-evidence``: the dataset's evidence ids and questions as its JSON holds them.
 * ``wilson``: the Wilson score 95% interval (``score.stats.wilson``) of a system's majority-vote count as the
   audit's ``per_category_breakdown.json`` gives it, or of a score over n questions (the successes the score
   times n, rounded): its bounds or width; ``wilson-overlaps``: how many pairs have intervals that overlap;
@@ -307,6 +308,30 @@ def _answer_key(m: Mapping, lab: Lab, manifest: Manifest) -> int:
 def _file_sha256(m: Mapping, lab: Lab, manifest: Manifest) -> str:
     """The sha256 of one of a publication's files, as found (``sources.locate``)."""
     return hashlib.sha256(_path(lab, sources.PUBLICATIONS[m["publication"]], m["file"]).read_bytes()).hexdigest()
+
+
+@kind("raw-evidence", required=("field",), optional=("category", "words"))
+def _raw_evidence(m: Mapping, lab: Lab, manifest: Manifest) -> float:
+    """The dataset's questions as its JSON holds them: ``unresolved``, how many cite an evidence id that is none
+    of their conversation's turns; of a ``category``, the share whose evidence spans several sessions
+    (``multi-session``) or one (``single-session``), or whose question starts with one of ``words``
+    (``starts``)."""
+    raw = lab.memo(("raw-dataset",), lambda: jsonio.load(dataset.resolve(lab.data_path)))
+    asked = []
+    for s in raw:
+        conv = s.get("conversation", {})
+        turns = {t.get("dia_id") for k, v in conv.items() if k.startswith("session_") and isinstance(v, list) for t in v}
+        asked += [(q, turns) for q in s.get("qa", []) if m.get("category") in (None, q.get("category"))]
+    field = m["field"]
+    if field == "unresolved":
+        return sum(any(e not in turns for e in q.get("evidence", [])) for q, turns in asked)
+    if field == "starts":
+        return sum(q["question"].startswith(tuple(m["words"])) for q, _ in asked) / len(asked)
+    if field in ("multi-session", "single-session"):
+        sessions = [{e.split(":")[0] for e in q.get("evidence", [])} for q, _ in asked]
+        several = sum(len(s) > 1 for s in sessions)
+        return (several if field == "multi-session" else len(sessions) - several) / len(sessions)
+    raise ValueError(f"unknown raw-evidence field {field!r}")
 
 
 @kind("raw-answers", required=("category",))
