@@ -12,6 +12,7 @@ the object of its best-covering claim.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from ..memory import kg
 from ..data.dataset import Sample
@@ -86,14 +87,16 @@ class Knowledge:
         self.derived = len(derived)
         self.graph = kg.build(facts)
         self.nodes, self.edges = self.graph.size()
-        self.pieces: dict[str, Piece] = {}
-        self.store = Store()
-        self._file(claims)
+        self._claims = claims
 
-    def _file(self, claims: list[Claim]) -> None:
+    @cached_property
+    def pieces(self) -> dict[str, Piece]:
+        """Every piece by ``who@turn id``, in first-claimed order: filed when first asked for, since an arm set
+        that only counts the graph or resolves subjects (``-arms read``) never asks."""
         groups: dict[tuple[str, int], list[Claim]] = {}
-        for c in claims:
+        for c in self._claims:
             groups.setdefault((kg.fold(c.subject), c.turn), []).append(c)
+        pieces: dict[str, Piece] = {}
         for (who, turn), group in groups.items():
             said: list[str] = []
             for c in group:
@@ -103,9 +106,16 @@ class Knowledge:
             piece = Piece(
                 turn, who, " ".join(said), tuple(Held(c.object, terms(f"{c.predicate} {c.object}")) for c in group)
             )
-            key = f"{who}@{self.turns[turn].id}"
-            self.pieces[key] = piece
-            self.store.put(key, self.vocab.weigh(piece.said), {SPACE: who})
+            pieces[f"{who}@{self.turns[turn].id}"] = piece
+        return pieces
+
+    @cached_property
+    def store(self) -> Store:
+        """The pieces' vectors, each with its person as the filter (made when first searched)."""
+        store = Store()
+        for key, piece in self.pieces.items():
+            store.put(key, self.vocab.weigh(piece.said), {SPACE: piece.who})
+        return store
 
     def blind(self) -> None:
         """Replace the graph by an empty one, keeping pieces, vectors and subject resolution."""
