@@ -162,15 +162,14 @@ class Graph:
         A zero score counts as 1.  A type predicate sets the subject's type if
         it has none (the object, trimmed) and touches no object node.
         """
-        s, o = fold(t.subject), fold(t.object)
-        if s == "" or o == "" or trim_space(t.predicate) == "":
+        s, label, o = fold(t.subject), fold(t.predicate), fold(t.object)
+        if s == "" or o == "" or label == "":  # a blank predicate is one whose fold is empty
             return False
         if self._views:
             self._views.clear()
         score = t.score if t.score != 0 else 1.0
         doc = t.doc
         n = self._touch(s, t.subject, score, doc)
-        label = fold(t.predicate)
         if label in self._types:
             if n.type == "":
                 n.type = trim_space(t.object)
