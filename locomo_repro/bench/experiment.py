@@ -75,6 +75,7 @@ class Case:
     knowledge: Knowledge
     arms: list[Arm]
     recalled: dict[tuple[str, int], list[tuple[list[Cite], float]]] = field(default_factory=dict)
+    scored: dict[tuple[int, str, str], float] = field(default_factory=dict)  # a reply several arms gave: graded once
 
     def recall(self, memory: Memory, k: int, pool: Executor | None = None) -> list[tuple[list[Cite], float]]:
         """Every question's cites and confidence from one memory at one k, computed once (with ``pool``, a
@@ -135,9 +136,13 @@ class Case:
 
     def graded(self, q: Question, reply: str, context: tuple[str, ...] | None, confidence: float | None) -> Record:
         """One question's reply graded, its evidence recall counted from ``context`` (absent without one)."""
+        said = (q.category, reply, q.answer)
+        score = self.scored.get(said)
+        if score is None:
+            score = self.scored[said] = grade(q.category, reply, q.answer)
         return Record(
             sample=self.sample.id, question=q.text, answer=q.answer, category=q.category, evidence=q.evidence,
-            reply=reply, context=context, sure=confidence, score=grade(q.category, reply, q.answer),
+            reply=reply, context=context, sure=confidence, score=score,
             # The reference trims brackets off evidence ids before matching.
             recall=None if context is None else recall([e.strip("()") for e in q.evidence], context),
         )

@@ -67,7 +67,8 @@ class Vocabulary:
         self.terms: tuple[str, ...] = tuple(sorted(df))
         self.index: dict[str, int] = {t: i for i, t in enumerate(self.terms)}
         n1 = len(texts) + 1
-        self.weights: dict[str, float] = {t: go_log(n1 / (df[t] + 1)) for t in self.terms}
+        logs = {n: go_log(n1 / (n + 1)) for n in set(df.values())}  # a weight depends on the frequency alone
+        self.weights: dict[str, float] = {t: logs[df[t]] for t in self.terms}
         self.unknown = go_log(n1)
         self._weighed: dict[str, Sparse] = {}
 
