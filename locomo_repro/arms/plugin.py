@@ -28,11 +28,13 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib.metadata import EntryPoint, entry_points, packages_distributions, version
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from ..data.dataset import Sample, Turn
 from ..memory.cite import Cite
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
 
 #: The version of this protocol; a plug-in written for it keeps working while it stays 1.
 PROTOCOL = 1
@@ -109,11 +111,15 @@ def _one_line(text: str) -> str:
 
 def installed() -> dict[str, EntryPoint]:
     """The plug-ins installed packages declare in the entry-point group ``locomo_repro.arms``, by name."""
+    from importlib.metadata import entry_points  # here: a run of the built-in arms reads no metadata
+
     return {ep.name: ep for ep in sorted(entry_points(group=GROUP), key=lambda ep: ep.name)}
 
 
 def _version(module: str) -> str:
     """The installed distribution that holds ``module`` and its version (``"mypkg 0.3.0"``), or ""."""
+    from importlib.metadata import packages_distributions, version
+
     dists = packages_distributions().get(module.partition(".")[0], [])
     return f"{dists[0]} {version(dists[0])}" if dists else ""
 
