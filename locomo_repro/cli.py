@@ -91,8 +91,8 @@ def parser() -> argparse.ArgumentParser:
           help="keep each finished conversation's results here, so a stopped run resumes where it stopped "
                "(not in the reference)")
     _flag(p, "jobs", type=int, default=os.cpu_count() or 1, metavar="N",
-          help="worker processes building and asking conversations (default: the machine's cores; "
-               "1: all in this process; a -model run asks from this process, with -concurrency threads)")
+          help="worker processes building and asking conversations (default: the machine's cores; never more "
+               "than -only; 1: all in this process; a -model run asks from this process, with -concurrency threads)")
     return p
 
 
@@ -172,7 +172,8 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
 
             kept = Kept(args.resume, str(signed))
         with Progress("conversations", args.only or None) as progress:  # a bar on a terminal, else a line a 10 s
-            for got in stream.outcomes(load_each(args.data, args.only), settings, args.jobs, kept):
+            jobs = min(args.jobs, args.only or args.jobs)  # no more workers than conversations asked for
+            for got in stream.outcomes(load_each(args.data, args.only), settings, jobs, kept):
                 summary.add(got)
                 progress.advance()
         if kept is not None and kept.read:
