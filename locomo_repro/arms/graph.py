@@ -85,9 +85,14 @@ class Knowledge:
                     claims.append(Claim(fact.subject, fact.predicate, fact.object, fact.score, t.day, t.id, i))
             facts.append(fact.triple)
         self.derived = len(derived)
-        self.graph = kg.build(facts)
-        self.nodes, self.edges = self.graph.size()
+        self.nodes, self.edges = kg.size(facts)
+        self._facts = facts
         self._claims = claims
+
+    @cached_property
+    def graph(self) -> kg.Graph:
+        """The claims folded into a knowledge graph, when first walked (only the walk and the reach do)."""
+        return kg.build(self._facts)
 
     @cached_property
     def pieces(self) -> dict[str, Piece]:

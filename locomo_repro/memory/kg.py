@@ -274,6 +274,23 @@ class Graph:
         return out
 
 
+def size(triples: Iterable[Triple], types: Sequence[str] = ()) -> tuple[int, int]:
+    """``build(triples, types).size()`` without building the graph: the distinct node ids and edge keys that
+    ``Graph.add`` would file (an arm set that never walks the graph only counts it)."""
+    typed = frozenset(fold(t) for t in (tuple(types) or TYPES))
+    nodes: set[str] = set()
+    edges: set[_Key] = set()
+    for t in triples:
+        s, label, o = fold(t.subject), fold(t.predicate), fold(t.object)
+        if s == "" or o == "" or label == "":
+            continue
+        nodes.add(s)
+        if label not in typed:
+            nodes.add(o)
+            edges.add((s, label, o))
+    return len(nodes), len(edges)
+
+
 def build(triples: Iterable[Triple], types: Sequence[str] = ()) -> Graph:
     """Fold triples into a graph (Go ``kg.Build``); ``types`` defaults to ``TYPES``; ``build([])`` is the empty graph."""
     g = Graph(types)
