@@ -306,23 +306,26 @@ def named(turns: Iterable[Turn]) -> frozenset[str]:
     counts once.  A name needs two counts, no lower-case use and not to be a
     stop word.
     """
-    firsts: set[str] = set()  # fields that begin a sentence
-    later: Counter[str] = Counter()  # the other fields, with how often each is written
+    every: list[str] = []  # every field written
+    firsts: list[str] = []  # those that begin a sentence
     for turn in turns:
         for sentence in sentences(turn.text):
             written = fields(sentence)
-            firsts.update(written[:1])
-            later.update(written[1:])
+            if written:
+                every += written
+                firsts.append(written[0])
+    later = Counter(every)  # how often each field is written other than first
+    later.subtract(firsts)
     upper: dict[str, int] = {}
     lower: set[str] = set()
-    for field in firsts.union(later):  # each field written looked at once
+    for field in later:  # each field written looked at once
         bare = _trim_non_letters(field)
         if len(bare.encode()) < 3:
             continue
         low = to_lower(bare)
         if bare == low:
             lower.add(low)
-        elif field in later:
+        else:
             upper[low] = upper.get(low, 0) + later[field]
     return frozenset(w for w, n in upper.items() if n >= 2 and w not in lower and w not in STOP)
 

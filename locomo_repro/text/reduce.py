@@ -11,6 +11,7 @@ the reference dialogue reader (hanzoai/semantic bench/locomo, talk.go).
 
 from __future__ import annotations
 
+import re
 import string
 from functools import lru_cache
 
@@ -114,7 +115,7 @@ def words(text: str) -> tuple[str, ...]:
     return tuple(w for w in fields if (w.isascii() and w.isalnum()) or _WORD_CHAR.search(w))
 
 
-_AFTER_END = regex.compile(r"(?<=[.!?\n])")
+_AFTER_END = re.compile(r"(?<=[.!?\n])")  # four ASCII characters: ``re`` cuts as ``regex`` does, four times as fast
 
 
 @lru_cache(maxsize=1 << 14)
