@@ -600,3 +600,11 @@ def test_a_bad_turn_is_named_by_its_session_and_place(tmp_path, turn, says):
     with pytest.raises(DatasetError) as refused:
         dataset.load(bad)
     assert str(refused.value) == f"{bad}: sample s1: {says}"
+
+
+def test_a_sample_comes_back_from_a_worker_equal(samples):
+    import pickle
+
+    sample = samples[0]
+    back = pickle.loads(pickle.dumps(sample))
+    assert back == sample and back.turns[5].date == sample.turns[5].date and type(back.turns[0]) is Turn

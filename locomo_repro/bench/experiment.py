@@ -65,6 +65,11 @@ class Record:
     score: float
     recall: float | None
 
+    def __reduce__(self) -> tuple[type[Record], tuple]:
+        """Pickled (back from a ``-jobs`` worker) as its fields, as ``dataset.Turn`` is."""
+        return Record, (self.sample, self.question, self.answer, self.category, self.evidence, self.reply,
+                        self.context, self.sure, self.score, self.recall)
+
 
 @dataclass
 class Case:
