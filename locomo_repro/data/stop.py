@@ -26,7 +26,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -142,18 +142,22 @@ class Threads(Executor):
             raise
 
 
-def workers(jobs: int) -> contextlib.AbstractContextManager[Executor]:
+def workers(jobs: int, preload: Sequence[str] = ()) -> contextlib.AbstractContextManager[Executor]:
     """A pool of ``jobs`` worker processes (the start method ``multiprocessing`` is set to); see the module
-    docstring."""
-    return _workers(jobs)
+    docstring.  Forked workers have this process's modules; with the forkserver start method, the server
+    (started by the first pool) imports the modules ``preload`` names before it forks any worker, so that
+    no worker imports them again."""
+    return _workers(jobs, preload)
 
 
 @contextlib.contextmanager
-def _workers(jobs: int) -> Iterator[Executor]:
+def _workers(jobs: int, preload: Sequence[str]) -> Iterator[Executor]:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
+    if preload and multiprocessing.get_start_method() == "forkserver":
+        multiprocessing.set_forkserver_preload(list(preload))
     pool = _Started(ProcessPoolExecutor(jobs, initializer=_worker_starts, initargs=(os.getpid(),)), jobs,
                     set(multiprocessing.active_children()))
     try:
