@@ -13,15 +13,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from ..memory import kg
 from ..data.dataset import Sample
 from ..memory.cite import Cite
 from ..memory.reason import Engine, Pattern, Rule
-from ..memory.store import SPACE, Store
 from ..memory.talk import Claim, bound_subjects, known_names, read_conversation, subject, third_person
 from ..memory.terms import Vocabulary
 from ..text.reduce import terms
+
+if TYPE_CHECKING:
+    from ..memory.store import Store
 
 
 #: What a thing is called its owner has: (who did what) ∧ (what named name) ⇒ (who did name).
@@ -116,7 +119,10 @@ class Knowledge:
 
     @cached_property
     def store(self) -> Store:
-        """The pieces' vectors, each with its person as the filter (made when first searched)."""
+        """The pieces' vectors, each with its person as the filter (made when first searched: ``memory.store``, and
+        numpy with it, is imported then)."""
+        from ..memory.store import SPACE, Store
+
         store = Store()
         for key, piece in self.pieces.items():
             store.put(key, self.vocab.weigh(piece.said), {SPACE: piece.who})

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from ..data.dataset import Turn
 from ..memory.cite import Cite
-from ..memory.store import Store
 from ..memory.terms import Vocabulary
+
+if TYPE_CHECKING:
+    from ..memory.store import Store
 
 
 class VectorMemory:
@@ -27,7 +30,10 @@ class VectorMemory:
 
     @cached_property
     def store(self) -> Store:
-        """Every turn line's vector, made when first searched: an arm set without the vector arm never is."""
+        """Every turn line's vector, made when first searched: an arm set without the vector arm never is (nor
+        imports ``memory.store`` and numpy)."""
+        from ..memory.store import Store
+
         store = Store()
         for id, t in self.turns.items():
             store.put(id, self.vocab.weigh(t.line()))

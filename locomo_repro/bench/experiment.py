@@ -252,6 +252,14 @@ def build(
     return cases
 
 
+def imported(arm_set: str) -> tuple[str, ...]:
+    """The modules building and asking ``arm_set`` imports when it first needs them rather than with this one:
+    the vector store, and numpy with it, unless every arm of every part reads the oracle's evidence (a
+    plug-in may search a store).  A run imports them before it forks its workers (``stream.outcomes``)."""
+    oracle_only = all(arm.startswith("oracle") for part in arm_set.split(",") for arm in ARM_SETS.get(part, ("",)))
+    return () if oracle_only else ("locomo_repro.memory.store",)
+
+
 def _plugged(name: str, plugged: Plugged | Asked, gathered: bool) -> Arm:
     """A plug-in's arm: a memory read by the extractive reader (or the ``+set`` reader), or an answerer."""
     if isinstance(plugged, Asked):

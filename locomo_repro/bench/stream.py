@@ -163,7 +163,7 @@ def outcomes(samples: Iterable[Sample], settings: Settings, jobs: int = 1, kept:
                 yield ready(sample) or keep(conversation(sample, settings))
             return
         # A bad sample further on, a stop or Ctrl-C: the workers are ended, not waited for (``stop.workers``).
-        with workers(jobs, preload=(__name__,)) as pool:  # a fork server imports this module (and so the arms)
+        with workers(jobs, preload=(__name__, *bench.imported(settings.arm_set))) as pool:
             waiting: deque = deque()
             for sample in samples:
                 waiting.append(ready(sample) or pool.submit(conversation, sample, settings))

@@ -20,6 +20,7 @@ whatever it waits on, and nothing the run started outlives it (docs/model.md, do
 from __future__ import annotations
 
 import contextlib
+import importlib
 import os
 import queue
 import signal
@@ -144,9 +145,9 @@ class Threads(Executor):
 
 def workers(jobs: int, preload: Sequence[str] = ()) -> contextlib.AbstractContextManager[Executor]:
     """A pool of ``jobs`` worker processes (the start method ``multiprocessing`` is set to); see the module
-    docstring.  Forked workers have this process's modules; with the forkserver start method, the server
-    (started by the first pool) imports the modules ``preload`` names before it forks any worker, so that
-    no worker imports them again."""
+    docstring.  The modules ``preload`` names are imported before any worker is started, so that no worker
+    imports them again: here, for workers forked from this process; with the forkserver start method, by the
+    server (started by the first pool) that forks them."""
     return _workers(jobs, preload)
 
 
@@ -156,8 +157,12 @@ def _workers(jobs: int, preload: Sequence[str]) -> Iterator[Executor]:
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
-    if preload and multiprocessing.get_start_method() == "forkserver":
+    method = multiprocessing.get_start_method()
+    if method == "forkserver" and preload:
         multiprocessing.set_forkserver_preload(list(preload))
+    elif method == "fork":
+        for name in preload:
+            importlib.import_module(name)
     pool = _Started(ProcessPoolExecutor(jobs, initializer=_worker_starts, initargs=(os.getpid(),)), jobs,
                     set(multiprocessing.active_children()))
     try:

@@ -26,7 +26,6 @@ from .. import __version__
 from ..data import jsonio
 from ..data.dataset import ANSWERABLE, CATEGORIES
 from .predictions import PredictionsError, _kind, decoded
-from .stats import TAIL, draw_count, interval, unenumerable
 
 SCHEMA = "locomo-repro/results"
 VERSION = 1
@@ -138,11 +137,15 @@ class Results:
     @property
     def unavailable(self) -> str | None:
         """Why no interval could be taken (None when they were)."""
+        from .stats import unenumerable  # here, as everywhere in this module: a run without -json needs no numpy
+
         return unenumerable(len(self.conversations))
 
 
 def arm(tally: Tallied, conversations: Sequence[tuple[str, Sums]]) -> Arm:
     """An arm's results from its tally over the run and each conversation's sums (in run order)."""
+    from .stats import interval, unenumerable
+
     blocked = unenumerable(len(conversations))
     rows = {}
     for key, kinds in ROWS:
@@ -158,6 +161,8 @@ def arm(tally: Tallied, conversations: Sequence[tuple[str, Sums]]) -> Arm:
 
 def document(results: Results) -> dict:
     """The JSON value of a results file (schema ``locomo-repro/results``, version 1)."""
+    from .stats import TAIL, draw_count
+
     n = len(results.conversations)
     return {
         "schema": SCHEMA,
