@@ -120,8 +120,8 @@ def parser() -> argparse.ArgumentParser:
           help="under the official key, also give per arm the share of its answerable F1 from the questions "
                "whose gold locomo-audit finds wrong (docs/key.md)")
     _flag(p, "jobs", type=int, default=os.cpu_count() or 1, metavar="N",
-          help="worker processes building and asking conversations (default: the machine's cores; "
-               "1: all in this process; a -model run asks from this process, with -concurrency threads)")
+          help="worker processes building and asking conversations (default: the machine's cores; never more "
+               "than -only; 1: all in this process; a -model run asks from this process, with -concurrency threads)")
     return p
 
 
@@ -329,9 +329,10 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
             from .bench.resume import Kept
 
             kept = Kept(at / args.resume, str(signed), len(settings.passes()))
+        jobs = min(args.jobs, args.only or len(picked(args)) or args.jobs)  # no more workers than conversations asked for
         # a bar on a terminal, else a line every 10 s, with the time left
-        with Progress("questions", asked(args)) as progress, counted(progress, args.jobs == 1 and bool(plugins)):
-            for got in stream.outcomes(chosen(args, answer_key), settings, args.jobs, kept):
+        with Progress("questions", asked(args)) as progress, counted(progress, jobs == 1 and bool(plugins)):
+            for got in stream.outcomes(chosen(args, answer_key), settings, jobs, kept):
                 summary.add(got)
                 progress.advance(got.questions)
         if kept is not None and kept.read:
@@ -471,11 +472,11 @@ def run_settings_record(args: argparse.Namespace, opts: Options, answer_key: Key
 def drawn(signed: signature.Signature, conversations: int) -> signature.Signature:
     """A run's signature, naming the Monte Carlo bootstrap its results file's intervals take (its resamples
     and seed) where it has more conversations than the exact bootstrap enumerates; as it was otherwise."""
-    from .score import stats
+    from .score import resamples
 
-    if stats.method(conversations)["method"] == "exact":
+    if resamples.method(conversations)["method"] == "exact":
         return signed
-    return signed.plus(stats.signed(conversations))
+    return signed.plus(resamples.signed(conversations))
 
 
 def run_signature(args: argparse.Namespace, opts: Options, plugins: Sequence[Plugin] = (),

@@ -31,7 +31,7 @@ def kit(tmp_path: Path, *argv: str) -> subprocess.CompletedProcess:
 
 @pytest.mark.slow
 def test_a_plugin_only_the_main_process_can_import_is_said_so_with_jobs(tmp_path):
-    done = kit(tmp_path, "-arms", "toy_main_only:Vec", "-only", "1", "-jobs", "2", "-out", "p.json")
+    done = kit(tmp_path, "-arms", "toy_main_only:Vec", "-only", "2", "-jobs", "2", "-out", "p.json")  # two: in workers
     assert done.returncode == 2 and done.stdout == "" and not (tmp_path / "p.json").exists()
     assert done.stderr == ("locomo-repro: -arms toy_main_only:Vec: cannot import toy_main_only: this memory holds "
                            "a handle that only the main process has (in a worker process: -jobs 1 runs every "

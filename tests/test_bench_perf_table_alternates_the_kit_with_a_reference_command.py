@@ -35,10 +35,29 @@ def test_each_row_alternates_the_kit_and_the_reference_on_the_same_flags(tmp_pat
     first = calls[:4]  # the default table: kit, reference, then reference, kit
     assert [c[0] for c in first] == [KIT, tuple(REF), tuple(REF), KIT]
     assert {tuple(c[1]) for c in first} == {("-data", str(data), "-only", "3")}
-    walk = calls[4][1]
+    walk = calls[4 * [label for label, _, _ in perf.ROWS].index("`-arms walk`")][1]  # four runs a row
     assert walk == ["-data", str(data), "-arms", "walk", "-only", "3"]
     (copy,) = copies  # the last row reads the copy ten times over; it goes with its temporary folder
     assert calls[-1][1] == ["-data", copy, "-only", "3"] and not os.path.exists(copy)
+
+
+def test_there_is_a_row_for_every_published_command_that_prints_a_table():
+    assert [(ten, flags) for _, ten, flags in perf.ROWS] == [
+        (False, ()), (False, ("-blind",)), (False, ("-arms", "factor")), (False, ("-arms", "walk")),
+        (False, ("-arms", "walk", "-blind")), (False, ("-arms", "read")), (False, ("-k", "2000", "-floor", "0")),
+        (False, ("-k", "20", "-parts", "4", "-band", "0.5")),
+        *((False, ("-sweep", s)) for s in ("floor", "span", "band", "parts")),
+        (False, ("-show", "5")), (True, ()),
+    ]
+    assert [label for label, _, _ in perf.ROWS][:2] == ["default table", "`-blind`"]
+
+
+def test_the_table_names_its_worst_row():
+    kit = [Usage(1.0, 1.0, 100.0)]
+    rows = [Row("default table", kit, [Usage(4.0, 2.0, 400.0)]), Row("`-arms read`", kit, [Usage(1.25, 1.0, 400.0)]),
+            Row("`-sweep floor`", kit, [Usage(10.0, 10.0, 400.0)])]
+    assert perf.markdown(rows, 1, REF).splitlines()[-2:] == [
+        "", "The worst row is `-arms read`: 0.80× the reference's CPU, 1.00× its wall time."]
 
 
 def test_the_table_gives_medians_and_the_kits_share_of_the_reference():
@@ -49,6 +68,7 @@ def test_the_table_gives_medians_and_the_kits_share_of_the_reference():
         "| run | kit CPU | ref CPU | ratio | kit wall / ref wall | kit peak | ref peak |",
         "|---|---|---|---|---|---|---|",
         "| default table | 2.00 s | 4.00 s | 0.50× | 0.50× | 200 MiB | 400 MiB |",
+        "", "The worst row is default table: 0.50× the reference's CPU, 0.50× its wall time.",
     ]
     assert "alternating with `/opt/go-bench -x`" in text.splitlines()[0]
     alone = perf.markdown([Row("default table", kit, [])], 3, [])

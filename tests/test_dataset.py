@@ -582,3 +582,29 @@ def test_a_session_key_with_a_leading_zero_is_one_line(tmp_path):
     bad.write_text(json.dumps([sample]))
     with pytest.raises(dataset.DatasetError, match="session_1"):
         dataset.load(bad)
+
+
+@pytest.mark.parametrize(("turn", "says"), [
+    ("[]", "session_1 turn 1: not an object"),
+    ('{"dia_id": "D1:2", "speaker": "A"}', "session_1 turn 1: missing field 'text'"),
+    ('{"text": "hi", "speaker": "A"}', "session_1 turn 1: missing field 'dia_id'"),
+    ('{"text": "hi", "dia_id": 7, "speaker": "A"}', "session_1 turn 1: missing field 'dia_id'"),
+    ('{"text": "hi", "dia_id": "D1:2"}', "session_1 turn 1: missing field 'speaker'"),
+    ('{"dia_id": "D1:2"}', "session_1 turn 1: missing field 'text'"),  # the first missing, in that order
+], ids=["not an object", "no text", "no id", "id not a string", "no speaker", "two missing"])
+def test_a_bad_turn_is_named_by_its_session_and_place(tmp_path, turn, says):
+    bad = tmp_path / "bad.json"
+    bad.write_text('[{"sample_id": "s1", "qa": [], "conversation": {"speaker_a": "A", "speaker_b": "B", '
+                   '"session_1_date_time": "1:56 pm on 8 May, 2023", "session_1": '
+                   f'[{{"text": "hello", "dia_id": "D1:1", "speaker": "A"}}, {turn}]}}}}]', encoding="utf-8")
+    with pytest.raises(DatasetError) as refused:
+        dataset.load(bad)
+    assert str(refused.value) == f"{bad}: sample s1: {says}"
+
+
+def test_a_sample_comes_back_from_a_worker_equal(samples):
+    import pickle
+
+    sample = samples[0]
+    back = pickle.loads(pickle.dumps(sample))
+    assert back == sample and back.turns[5].date == sample.turns[5].date and type(back.turns[0]) is Turn

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import string
+import struct
 
 import pytest
 import regex
@@ -10,7 +11,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from nltk.stem import PorterStemmer
 
-from locomo_repro.score.metric import DECLINE, declined, f1, grade, parts, recall
+from locomo_repro.score.metric import DECLINE, declined, f1, grade, mean, parts, recall
 from locomo_repro.text.reduce import normalise, stem, stems
 
 # --- normalise and stems ---------------------------------------------------
@@ -220,3 +221,23 @@ def test_nothing_raises_and_scores_stay_in_range(category, reply, answer, eviden
     assert 0.0 <= parts(reply, answer) <= 1.0
     assert 0.0 <= recall(evidence, context) <= 1.0
     declined(reply)
+
+
+# numbers whose sums round differently by order: magnitudes far apart, thirds, signed zeros
+_number = st.one_of(st.floats(-1e3, 1e3), st.sampled_from([2.0**40, -(2.0**40), 1 / 3, 0.1, -0.0, 0.0, 1e-9]))
+
+
+@given(st.lists(_number, min_size=1, max_size=300))
+def test_the_mean_is_numpys_bit_for_bit(values):
+    import numpy as np
+
+    assert struct.pack("<d", mean(values)) == struct.pack("<d", float(np.mean(values)))
+
+
+def test_the_mean_adds_eight_running_sums_pairwise_from_eight_numbers():
+    # 2**53 + 1 rounds to 2**53, so summed in turn every 1 vanishes; from eight numbers on they sit in eight
+    # running sums added pairwise, ((2**53 + 1) + (1 + 1)) + ((1 + 1) + (1 + 1)) = 2**53 + 6, and the ninth
+    # is added after: 2**53 + 7, a tie, rounds to 2**53 + 8.
+    values = [2.0**53, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0]
+    assert mean(values) == (2.0**53 + 8) / 9
+    assert mean(values[:7]) == 2.0**53 / 7  # seven: in turn

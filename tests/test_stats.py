@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from locomo_repro.score import signature, stats
+from locomo_repro.score import resamples, signature, stats
 from locomo_repro.score.predictions import PredictionsError
 
 REFERENCE_FILES = ("answers.json", "answers-walk.json", "answers-factor.json")
@@ -160,7 +160,7 @@ def test_auc_is_the_share_of_pairs_ordered_with_ties_as_halves(pos, neg):
 
 def test_ten_conversations_have_92378_draws_weighing_ten_to_the_tenth():
     counts, weights = stats.draws(10)
-    assert len(counts) == 92_378 == math.comb(19, 9) == stats.draw_count(10)
+    assert len(counts) == 92_378 == math.comb(19, 9) == resamples.draw_count(10)
     assert (counts.sum(axis=1) == 10).all()
     assert weights.sum() == 10.0**10
     assert weights.max() == math.factorial(10)  # one of each
@@ -169,7 +169,7 @@ def test_ten_conversations_have_92378_draws_weighing_ten_to_the_tenth():
 
 def test_three_conversations_in_lexicographic_order_with_multinomial_weights():
     counts, weights = stats.draws(3)
-    assert stats.draw_count(3) == math.comb(5, 3) == 10
+    assert resamples.draw_count(3) == math.comb(5, 3) == 10
     assert counts.tolist() == [
         [0, 0, 3], [0, 1, 2], [0, 2, 1], [0, 3, 0], [1, 0, 2],
         [1, 1, 1], [1, 2, 0], [2, 0, 1], [2, 1, 0], [3, 0, 0],
@@ -180,7 +180,7 @@ def test_three_conversations_in_lexicographic_order_with_multinomial_weights():
 @pytest.mark.parametrize("n", range(1, 8))
 def test_draws_are_every_multiset_once_weighted_by_its_ordered_samples(n):
     counts, weights = stats.draws(n)
-    assert len(counts) == stats.draw_count(n) == math.comb(2 * n - 1, n - 1)
+    assert len(counts) == resamples.draw_count(n) == math.comb(2 * n - 1, n - 1)
     assert len({tuple(row) for row in counts.tolist()}) == len(counts)
     assert weights.sum() == n**n
 

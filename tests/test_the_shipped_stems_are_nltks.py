@@ -1,5 +1,5 @@
 """The stems the kit ships (``text/stems.tsv``) are the installed NLTK's, or are not used at all; with them a
-run over locomo10 never imports NLTK (behavioural, not timed: a child interpreter reports its modules)."""
+run over locomo10 never imports NLTK, nor the distributions' metadata (behavioural, not timed: a child interpreter reports its modules)."""
 
 from __future__ import annotations
 
@@ -26,6 +26,12 @@ def test_every_shipped_stem_is_what_the_installed_nltk_gives():
     assert stems.known() == table
 
 
+def test_the_version_read_is_the_one_nltk_states_itself():
+    import nltk
+
+    assert stems.nltk_version() == nltk.__version__
+
+
 def test_a_table_reads_back_as_written():
     version, table = stems.read(stems.table(["running", "skies", "running", "🌟"]))
     assert version == stems.nltk_version()
@@ -36,7 +42,8 @@ _CHILD = """
 import io, sys
 from locomo_repro import cli
 cli.run(cli.parser().parse_args(sys.argv[1:]), io.StringIO())
-print(sorted({m.split(".")[0] for m in sys.modules} & {"nltk", "numpy"}), file=sys.stderr)
+print(sorted(({m.split(".")[0] for m in sys.modules} & {"nltk", "numpy"}) | ({"importlib.metadata"} & set(sys.modules))),
+      file=sys.stderr)
 """
 
 
@@ -48,3 +55,4 @@ def test_a_run_over_locomo10_does_not_import_nltk(jobs):
     loaded = json.loads(child.stderr.splitlines()[-1].replace("'", '"'))
     assert "numpy" in loaded  # the run did build its memories
     assert ("nltk" in loaded) == (stems.known() == {})
+    assert "importlib.metadata" not in loaded  # the built-in arms read no installed distribution's metadata

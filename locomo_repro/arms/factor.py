@@ -8,11 +8,15 @@ ranks the graph's pieces without the subject filter.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..arms.graph import Knowledge
 from ..memory.cite import Cite
-from ..memory.store import SPACE, Store
 from ..memory.terms import Vocabulary
 from ..memory.kg import fold
+
+if TYPE_CHECKING:
+    from ..memory.store import Store
 
 
 class Scoped:
@@ -23,7 +27,9 @@ class Scoped:
     def __init__(self, knowledge: Knowledge, vocab: Vocabulary):
         self.knowledge = knowledge
         self.vocab = vocab
-        self.store = Store()
+        from ..memory.store import SPACE, Store  # here, as where the graph files its pieces
+
+        self.store: Store = Store()
         for key, piece in knowledge.pieces.items():
             self.store.put(key, vocab.weigh(knowledge.turns[piece.turn].line()), {SPACE: piece.who})
 

@@ -12,15 +12,19 @@ the object of its best-covering claim.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING
 
 from ..memory import kg
 from ..data.dataset import Sample
 from ..memory.cite import Cite
 from ..memory.reason import Engine, Pattern, Rule
-from ..memory.store import SPACE, Store
 from ..memory.talk import Claim, bound_subjects, known_names, read_conversation, subject, third_person
 from ..memory.terms import Vocabulary
 from ..text.reduce import terms
+
+if TYPE_CHECKING:
+    from ..memory.store import Store
 
 
 #: What a thing is called its owner has: (who did what) ∧ (what named name) ⇒ (who did name).
@@ -84,16 +88,23 @@ class Knowledge:
                     claims.append(Claim(fact.subject, fact.predicate, fact.object, fact.score, t.day, t.id, i))
             facts.append(fact.triple)
         self.derived = len(derived)
-        self.graph = kg.build(facts)
-        self.nodes, self.edges = self.graph.size()
-        self.pieces: dict[str, Piece] = {}
-        self.store = Store()
-        self._file(claims)
+        self.nodes, self.edges = kg.size(facts)
+        self._facts = facts
+        self._claims = claims
 
-    def _file(self, claims: list[Claim]) -> None:
+    @cached_property
+    def graph(self) -> kg.Graph:
+        """The claims folded into a knowledge graph, when first walked (only the walk and the reach do)."""
+        return kg.build(self._facts)
+
+    @cached_property
+    def pieces(self) -> dict[str, Piece]:
+        """Every piece by ``who@turn id``, in first-claimed order: filed when first asked for, since an arm set
+        that only counts the graph or resolves subjects (``-arms read``) never asks."""
         groups: dict[tuple[str, int], list[Claim]] = {}
-        for c in claims:
+        for c in self._claims:
             groups.setdefault((kg.fold(c.subject), c.turn), []).append(c)
+        pieces: dict[str, Piece] = {}
         for (who, turn), group in groups.items():
             said: list[str] = []
             for c in group:
@@ -103,9 +114,19 @@ class Knowledge:
             piece = Piece(
                 turn, who, " ".join(said), tuple(Held(c.object, terms(f"{c.predicate} {c.object}")) for c in group)
             )
-            key = f"{who}@{self.turns[turn].id}"
-            self.pieces[key] = piece
-            self.store.put(key, self.vocab.weigh(piece.said), {SPACE: who})
+            pieces[f"{who}@{self.turns[turn].id}"] = piece
+        return pieces
+
+    @cached_property
+    def store(self) -> Store:
+        """The pieces' vectors, each with its person as the filter (made when first searched: ``memory.store``, and
+        numpy with it, is imported then)."""
+        from ..memory.store import SPACE, Store
+
+        store = Store()
+        for key, piece in self.pieces.items():
+            store.put(key, self.vocab.weigh(piece.said), {SPACE: piece.who})
+        return store
 
     def blind(self) -> None:
         """Replace the graph by an empty one, keeping pieces, vectors and subject resolution."""

@@ -41,13 +41,14 @@ import traceback
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib.metadata import EntryPoint, entry_points, packages_distributions, version
-from typing import Any, Protocol, TextIO, runtime_checkable
-
 from datetime import datetime
+from typing import TYPE_CHECKING, Any, Protocol, TextIO, runtime_checkable
 
 from ..data.dataset import Sample, Turn
 from ..memory.cite import Cite
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
 
 #: The version of this protocol; a plug-in written for it keeps working while it stays 1.
 PROTOCOL = 1
@@ -315,11 +316,15 @@ class _Guarded:
 
 def installed() -> dict[str, EntryPoint]:
     """The plug-ins installed packages declare in the entry-point group ``locomo_repro.arms``, by name."""
+    from importlib.metadata import entry_points  # here: a run of the built-in arms reads no metadata
+
     return {ep.name: ep for ep in sorted(entry_points(group=GROUP), key=lambda ep: ep.name)}
 
 
 def _version(module: str) -> str:
     """The installed distribution that holds ``module`` and its version (``"mypkg 0.3.0"``), or ""."""
+    from importlib.metadata import packages_distributions, version
+
     dists = packages_distributions().get(module.partition(".")[0], [])
     return f"{dists[0]} {version(dists[0])}" if dists else ""
 

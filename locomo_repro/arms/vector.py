@@ -8,11 +8,15 @@ harness embeds it), and recall stops at the first score ≤ 0.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cached_property
+from typing import TYPE_CHECKING
 
 from ..data.dataset import Turn
 from ..memory.cite import Cite
-from ..memory.store import Store
 from ..memory.terms import Vocabulary
+
+if TYPE_CHECKING:
+    from ..memory.store import Store
 
 
 class VectorMemory:
@@ -23,9 +27,17 @@ class VectorMemory:
     def __init__(self, turns: Sequence[Turn], vocab: Vocabulary):
         self.vocab = vocab
         self.turns = {t.id: t for t in turns}
-        self.store = Store()
-        for t in turns:
-            self.store.put(t.id, vocab.weigh(t.line()))
+
+    @cached_property
+    def store(self) -> Store:
+        """Every turn line's vector, made when first searched: an arm set without the vector arm never is (nor
+        imports ``memory.store`` and numpy)."""
+        from ..memory.store import Store
+
+        store = Store()
+        for id, t in self.turns.items():
+            store.put(id, self.vocab.weigh(t.line()))
+        return store
 
     def recall(self, question: str, k: int) -> list[Cite]:
         out: list[Cite] = []

@@ -72,6 +72,11 @@ class Record:
     recall: float | None
     held: bool = False
 
+    def __reduce__(self) -> tuple[type[Record], tuple]:
+        """Pickled (back from a ``-jobs`` worker) as its fields, as ``dataset.Turn`` is."""
+        return Record, (self.sample, self.question, self.answer, self.category, self.evidence, self.reply,
+                        self.context, self.sure, self.score, self.recall)
+
 
 @dataclass
 class Case:
@@ -89,6 +94,7 @@ class Case:
     recalled: dict[tuple[str, int], list[tuple[list[Cite], float]]] = field(default_factory=dict)
     built: float = 0.0
     timed: dict[str, list[float]] = field(default_factory=dict)
+    scored: dict[tuple[int, str, str], float] = field(default_factory=dict)  # a reply several arms gave: graded once
 
     def clocked(self, name: str, call: Callable[..., Any], *args: Any) -> Any:
         """``call(*args)``, its wall seconds kept under ``name`` (from any thread)."""
@@ -159,9 +165,13 @@ class Case:
 
     def graded(self, q: Question, reply: str, context: tuple[str, ...] | None, confidence: float | None) -> Record:
         """One question's reply graded, its evidence recall counted from ``context`` (absent without one)."""
+        said = (q.category, reply, q.answer)
+        score = self.scored.get(said)
+        if score is None:
+            score = self.scored[said] = grade(q.category, reply, q.answer)
         return Record(
             sample=self.sample.id, question=q.text, answer=q.answer, category=q.category, evidence=q.evidence,
-            reply=reply, context=context, sure=confidence, score=grade(q.category, reply, q.answer),
+            reply=reply, context=context, sure=confidence, score=score,
             # The reference trims brackets off evidence ids before matching.
             recall=None if context is None else recall([e.strip("()") for e in q.evidence], context),
             held=q.held,
@@ -290,6 +300,14 @@ def build(
         built = perf_counter() - started - sum(m.built for m in mades.values())
         cases.append(Case(sample, vocab, graph, list(arms.values()), built=built))
     return cases
+
+
+def imported(arm_set: str) -> tuple[str, ...]:
+    """The modules building and asking ``arm_set`` imports when it first needs them rather than with this one:
+    the vector store, and numpy with it, unless every arm of every part reads the oracle's evidence (a
+    plug-in may search a store).  A run imports them before it forks its workers (``stream.outcomes``)."""
+    oracle_only = all(arm.startswith("oracle") for part in arm_set.split(",") for arm in ARM_SETS.get(part, ("",)))
+    return () if oracle_only else ("locomo_repro.memory.store",)
 
 
 def _plugged(name: str, plugged: Plugged | Asked, gathered: bool) -> Arm:

@@ -5,12 +5,13 @@
 seconds and peak resident memory) from ``wait4``, and prints the median and
 the best run.
 
-With no flags it measures the rows of the README's speed section instead (the
-default table, ``-arms walk``, ``-sweep floor`` and the dataset ten times
-over, made in a temporary folder with each copy's sample ids suffixed) and
-prints a Markdown table of medians; with ``--vs CMD`` the reference command
-(a built binary, say) is run on the same flags, alternating with the kit run
-by run, and the table gives the ratios; ``--proof-runs N`` adds a table of
+With no flags it measures the rows of the README's speed section instead (every
+published command that prints a table, ``score.reference.FILES``, and the default
+table over the dataset ten times over, made in a temporary folder with each copy's
+sample ids suffixed) and prints a Markdown table of medians; with ``--vs CMD`` the
+reference command (a built binary, say) is run on the same flags, alternating with
+the kit run by run, and the table gives the ratios and names the worst row (the
+highest share of the reference's CPU); ``--proof-runs N`` adds a table of
 the commands that check every published number (the main test lane, the
 claims, the report, ``pytest -k reach``), each run N times from the kit's
 checkout, whole process tree; ``--judge-runs N`` adds the judge's row (``judge run`` over 1,540 replies
@@ -42,14 +43,15 @@ from ..go import flags as goflags
 from ..data import jsonio
 from ..data.atomic import unwritable, write_atomic
 from ..data.dataset import items
+from ..score.reference import FILES
 
 #: The kit's benchmark command.
 KIT: tuple[str, ...] = (sys.executable, "-m", "locomo_repro")
-#: The rows of the speed table: a label, whether it reads the dataset ten times over, and its flags.
+#: The rows of the speed table: a label, whether it reads the dataset ten times over, and its flags: every
+#: published command that prints a table (none that writes or reads a file), then the default table ten times over.
 ROWS: tuple[tuple[str, bool, tuple[str, ...]], ...] = (
-    ("default table", False, ()),
-    ("`-arms walk`", False, ("-arms", "walk")),
-    ("`-sweep floor`", False, ("-sweep", "floor")),
+    *((f"`{' '.join(o.flags)}`" if o.flags else "default table", False, o.flags) for o in FILES
+      if not o.command and not {"-out", "-stats"} & set(o.flags)),
     ("locomo10 ×10 (100 conversations)", True, ()),
 )
 #: The proof rows: the commands that check every published number, each run from the kit's checkout (its tests
@@ -222,11 +224,16 @@ def markdown(measured: Sequence[Row], runs: int, vs: Sequence[str]) -> str:
     lines = [f"{head}, alternating with `{shlex.join(vs)}`.", "",
              "| run | kit CPU | ref CPU | ratio | kit wall / ref wall | kit peak | ref peak |",
              "|---|---|---|---|---|---|---|"]
+    shares = []
     for r in measured:
         kit_cpu, ref_cpu = med(u.cpu for u in r.kit), med(u.cpu for u in r.ref)
         wall = med(u.wall for u in r.kit) / med(u.wall for u in r.ref)
+        shares.append((kit_cpu / ref_cpu, wall, r.label))
         lines.append(f"| {r.label} | {kit_cpu:.2f} s | {ref_cpu:.2f} s | {kit_cpu / ref_cpu:.2f}× | {wall:.2f}× | "
                      f"{med(u.rss_mib for u in r.kit):,.0f} MiB | {med(u.rss_mib for u in r.ref):,.0f} MiB |")
+    if shares:
+        cpu, wall, label = max(shares, key=lambda share: share[0])  # the first of equal shares
+        lines += ["", f"The worst row is {label}: {cpu:.2f}× the reference's CPU, {wall:.2f}× its wall time."]
     return "\n".join(lines) + "\n"
 
 

@@ -229,7 +229,8 @@ def outcomes(samples: Iterable[Sample], settings: Settings, jobs: int = 1, kept:
                 yield ready(sample) or keep(conversation(sample, settings))
             return
         # A bad sample further on, a stop or Ctrl-C: the workers are ended, not waited for (``stop.workers``).
-        with workers(jobs) as pool:
+        with workers(jobs, preload=(__name__, *bench.imported(settings.arm_set))) as pool:
+            gc.freeze()  # what the pool imported for its workers too (they are forked at the first submit)
             waiting: deque = deque()
             for sample in samples:
                 waiting.append(ready(sample) or pool.submit(conversation, sample, settings))

@@ -20,7 +20,7 @@ from ..bench import experiment as bench
 from ..data import dataset, timewords
 from ..data.dataset import ANSWERABLE, CATEGORIES, LOCOMO
 from ..memory import kg
-from ..score import golden, official, stats
+from ..score import golden, official, resamples, stats
 from ..score.metric import DECLINE, grade
 from ..text.reduce import normalise
 from . import expr
@@ -219,7 +219,7 @@ def _stats(m: Mapping, lab: Lab, manifest: Manifest) -> float:
     preds = lab.predictions(m["run"])
     stat = m["stat"]
     if stat == "draws":
-        return stats.draw_count(len(preds.conversations))
+        return resamples.draw_count(len(preds.conversations))
     if stat == "abstention":
         kinds = ROWS[m["row"]] or (1, 2, 3, 4, 5)
         chosen = [q for q in preds.questions if q.category in kinds]

@@ -51,7 +51,6 @@ import contextlib
 import errno
 import os
 import re
-import secrets
 import signal
 import stat
 import sys
@@ -287,7 +286,7 @@ def _stage(plan: _Plan, staged: list[tuple[str, _Plan]]) -> None:
     _remove_stale(folder, plan.target.name)
     mode = 0o666 if plan.st is None else stat.S_IMODE(plan.st.st_mode)
     while True:
-        temp = str(folder / f".{plan.target.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
+        temp = str(folder / f".{plan.target.name}.{os.getpid()}-{os.urandom(4).hex()}.tmp")
         try:
             fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
             break
@@ -312,7 +311,7 @@ def _keep(plan: _Plan, kept: list[tuple[str, _Plan]]) -> None:
     added to ``kept``, so that a later rename's failure can put it back."""
     folder = plan.target.parent
     while True:
-        copy = str(folder / f".{plan.target.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
+        copy = str(folder / f".{plan.target.name}.{os.getpid()}-{os.urandom(4).hex()}.tmp")
         try:
             os.link(plan.target, copy)
             kept.append((copy, plan))

@@ -20,13 +20,14 @@ whatever it waits on, and nothing the run started outlives it (docs/model.md, do
 from __future__ import annotations
 
 import contextlib
+import importlib
 import os
 import queue
 import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -142,18 +143,26 @@ class Threads(Executor):
             raise
 
 
-def workers(jobs: int) -> contextlib.AbstractContextManager[Executor]:
+def workers(jobs: int, preload: Sequence[str] = ()) -> contextlib.AbstractContextManager[Executor]:
     """A pool of ``jobs`` worker processes (the start method ``multiprocessing`` is set to); see the module
-    docstring."""
-    return _workers(jobs)
+    docstring.  The modules ``preload`` names are imported before any worker is started, so that no worker
+    imports them again: here, for workers forked from this process; with the forkserver start method, by the
+    server (started by the first pool) that forks them."""
+    return _workers(jobs, preload)
 
 
 @contextlib.contextmanager
-def _workers(jobs: int) -> Iterator[Executor]:
+def _workers(jobs: int, preload: Sequence[str]) -> Iterator[Executor]:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
+    method = multiprocessing.get_start_method()
+    if method == "forkserver" and preload:
+        multiprocessing.set_forkserver_preload(list(preload))
+    elif method == "fork":
+        for name in preload:
+            importlib.import_module(name)
     pool = _Started(ProcessPoolExecutor(jobs, initializer=_worker_starts, initargs=(os.getpid(),)), jobs,
                     set(multiprocessing.active_children()))
     try:

@@ -162,15 +162,14 @@ class Graph:
         A zero score counts as 1.  A type predicate sets the subject's type if
         it has none (the object, trimmed) and touches no object node.
         """
-        s, o = fold(t.subject), fold(t.object)
-        if s == "" or o == "" or trim_space(t.predicate) == "":
+        s, label, o = fold(t.subject), fold(t.predicate), fold(t.object)
+        if s == "" or o == "" or label == "":  # a blank predicate is one whose fold is empty
             return False
         if self._views:
             self._views.clear()
         score = t.score if t.score != 0 else 1.0
         doc = t.doc
         n = self._touch(s, t.subject, score, doc)
-        label = fold(t.predicate)
         if label in self._types:
             if n.type == "":
                 n.type = trim_space(t.object)
@@ -273,6 +272,23 @@ class Graph:
                             nxt.append(far)
             hop, front = hop + 1, nxt
         return out
+
+
+def size(triples: Iterable[Triple], types: Sequence[str] = ()) -> tuple[int, int]:
+    """``build(triples, types).size()`` without building the graph: the distinct node ids and edge keys that
+    ``Graph.add`` would file (an arm set that never walks the graph only counts it)."""
+    typed = frozenset(fold(t) for t in (tuple(types) or TYPES))
+    nodes: set[str] = set()
+    edges: set[_Key] = set()
+    for t in triples:
+        s, label, o = fold(t.subject), fold(t.predicate), fold(t.object)
+        if s == "" or o == "" or label == "":
+            continue
+        nodes.add(s)
+        if label not in typed:
+            nodes.add(o)
+            edges.add((s, label, o))
+    return len(nodes), len(edges)
 
 
 def build(triples: Iterable[Triple], types: Sequence[str] = ()) -> Graph:

@@ -300,8 +300,13 @@ class Model:
         index = self._index.get(on)
         if index is None:
             index = {}
-            for pos, spo in enumerate(self._spo):
-                index.setdefault(tuple(spo[i] for i in on), []).append(pos)
+            if len(on) == 1:  # as the naming rule's atoms are looked up
+                (at,) = on
+                for pos, spo in enumerate(self._spo):
+                    index.setdefault((spo[at],), []).append(pos)
+            else:
+                for pos, spo in enumerate(self._spo):
+                    index.setdefault(tuple([spo[i] for i in on]), []).append(pos)
             self._index[on] = index
         return index
 

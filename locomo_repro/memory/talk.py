@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections import Counter
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import groupby
@@ -26,7 +27,7 @@ from typing import Protocol
 from ..memory.coref import coref, gazetteer
 from ..text.lexicon import AUXILIARY, FIRST, NEGATION, SECOND, STOP, VERBS
 from ..go.strings import SPACE, equal_fold, fields, to_lower
-from ..text.reduce import is_question, is_word_char, sentences, words
+from ..text.reduce import is_word_char, sentences, words
 
 
 class Turn(Protocol):
@@ -95,7 +96,7 @@ _LATIN1_LETTER = tuple(_byte_is_letter(b) for b in range(256))
 def statements(text: str) -> Iterator[tuple[int, str, tuple[str, ...]]]:
     """The sentences claims are read from — not questions, at least one word — with their index and words."""
     for index, sentence in enumerate(sentences(text)):
-        if not is_question(sentence) and (ws := words(sentence)):
+        if not sentence.endswith("?") and (ws := words(sentence)):  # a sentence is trimmed: is_question
             yield index, sentence, ws
 
 
@@ -169,11 +170,12 @@ def who(
             return speaker, i + 1
         if w in SECOND:
             return other, i + 1
-        if equal_fold(w, speaker):
+        n = len(w)  # EqualFold needs as many runes: most words are asked nothing more
+        if n == len(speaker) and equal_fold(w, speaker):
             return speaker, i + 1
-        if equal_fold(w, other):
+        if n == len(other) and equal_fold(w, other):
             return other, i + 1
-        low = to_lower(w)
+        low = w.lower() if w.isascii() else to_lower(w)
         if low in names:
             return low, i + 1
         if bound and i in bound:
@@ -247,6 +249,8 @@ def naming(ws: Sequence[str]) -> list[tuple[str, str]]:
     right after it.
     """
     out: list[tuple[str, str]] = []
+    if "named" not in ws and "called" not in ws:  # as in most sentences
+        return out
     for i, w in enumerate(ws):
         if w != "named" and w != "called":
             continue
@@ -302,25 +306,27 @@ def named(turns: Iterable[Turn]) -> frozenset[str]:
     counts once.  A name needs two counts, no lower-case use and not to be a
     stop word.
     """
-    upper: dict[str, int] = {}
-    lower: set[str] = set()
-    looks: dict[str, tuple[str, bool] | None] = {}  # field -> (lowercased, written in lower case), or None: too short
+    every: list[str] = []  # every field written
+    firsts: list[str] = []  # those that begin a sentence
     for turn in turns:
         for sentence in sentences(turn.text):
-            for i, field in enumerate(fields(sentence)):
-                if field in looks:
-                    look = looks[field]
-                else:
-                    bare = _trim_non_letters(field)
-                    low = to_lower(bare)
-                    looks[field] = look = (low, bare == low) if len(bare.encode()) >= 3 else None
-                if look is None:
-                    continue
-                low, written_lower = look
-                if written_lower:
-                    lower.add(low)
-                elif i > 0:
-                    upper[low] = upper.get(low, 0) + 1
+            written = fields(sentence)
+            if written:
+                every += written
+                firsts.append(written[0])
+    later = Counter(every)  # how often each field is written other than first
+    later.subtract(firsts)
+    upper: dict[str, int] = {}
+    lower: set[str] = set()
+    for field in later:  # each field written looked at once
+        bare = _trim_non_letters(field)
+        if len(bare.encode()) < 3:
+            continue
+        low = to_lower(bare)
+        if bare == low:
+            lower.add(low)
+        else:
+            upper[low] = upper.get(low, 0) + later[field]
     return frozenset(w for w, n in upper.items() if n >= 2 and w not in lower and w not in STOP)
 
 

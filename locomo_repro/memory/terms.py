@@ -67,9 +67,11 @@ class Vocabulary:
         self.terms: tuple[str, ...] = tuple(sorted(df))
         self.index: dict[str, int] = {t: i for i, t in enumerate(self.terms)}
         n1 = len(texts) + 1
-        self.weights: dict[str, float] = {t: go_log(n1 / (df[t] + 1)) for t in self.terms}
+        logs = {n: go_log(n1 / (n + 1)) for n in set(df.values())}  # a weight depends on the frequency alone
+        self.weights: dict[str, float] = {t: logs[df[t]] for t in self.terms}
         self.unknown = go_log(n1)
         self._weighed: dict[str, Sparse] = {}
+        self._focused: dict[tuple[str, str], list[str]] = {}
 
     @property
     def size(self) -> int:
@@ -119,9 +121,16 @@ class Vocabulary:
         return Sparse(self.size, tuple(dims), tuple(scaled))
 
     def focus(self, question: str, subject: str = "") -> list[str]:
-        """The stems a question asks about, in order with repeats: less stop words, asked words and the subject."""
-        drop = terms(subject)
-        return [t for t in stems(question) if t not in STOP and t not in asked() and t not in drop]
+        """The stems a question asks about, in order with repeats: less stop words, asked words and the subject.
+
+        Memoised (a copy is returned): each arm and reader of a question asks for its focus.
+        """
+        got = self._focused.get((question, subject))
+        if got is None:
+            drop, skip = terms(subject), asked()
+            got = self._focused[(question, subject)] = [
+                t for t in stems(question) if t not in STOP and t not in skip and t not in drop]
+        return list(got)
 
     def cover(self, focus: Sequence[str], have: Iterable[str] | frozenset[str]) -> float:
         """Weighted share of the focus stems present in ``have`` (0 for an empty focus)."""

@@ -36,7 +36,8 @@ from ..score import mem0
 from ..score.figures import verdicts
 from ..score.metric import grade
 from ..score.predictions import Predictions, PredictionsError, gold
-from ..score.stats import MAX_DRAWS, draw_count, interval
+from ..score.resamples import MAX_DRAWS, draw_count
+from ..score.stats import interval
 
 #: The columns, in print order, with the per-question measure each averages.
 COLUMNS = ("F1", "mem0 F1", "mem0 BLEU-1", "Refined F1", "Refined BLEU-1", "judge")

@@ -19,7 +19,6 @@ every answer stay what a sequential run gives.
 
 from __future__ import annotations
 
-import email.utils
 import hashlib
 import os
 import sys
@@ -89,6 +88,8 @@ def retry_after(error: BaseException, now: Callable[[], float] = time.time) -> f
     value = error.retry_after.strip()
     if value.isascii() and value.isdigit():  # not "²", which str.isdigit() also calls a digit
         return min(float(value), LONGEST_ASKED)
+    import email.utils  # here: a run without -model needs no mail parser
+
     try:
         when = email.utils.parsedate_to_datetime(value)
     except (TypeError, ValueError, OverflowError):

@@ -20,7 +20,6 @@ from ..go import flags
 from . import signature
 from .key import AUDITED, Key, found, load
 from .predictions import PredictionsError, read
-from .stats import grades
 
 PROG = "locomo-repro key"
 
@@ -114,6 +113,8 @@ def share_table(title: str, arms: Mapping[str, Share]) -> str:
 def shares(key: Key, samples: Sequence[Sample], path: str) -> str:
     """Per arm of a predictions file, graded under the official key: its answerable F1, and the share of it
     that comes from questions whose gold the audit finds wrong."""
+    from .stats import grades  # here: a run that keeps -wrong-gold's shares (bench.stream) needs no numpy
+
     predictions = read(path)
     wrong = [at is not None and at in key.errors and key.errors[at].corrupting
              for at in found(predictions, samples)]

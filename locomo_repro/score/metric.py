@@ -12,8 +12,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-import numpy as np
-
 from ..text.lexicon import DECLINE
 from ..text.reduce import stems
 
@@ -43,13 +41,46 @@ def f1(reply: str, answer: str) -> float:
 def parts(reply: str, answer: str) -> float:
     """Multi-hop score: each comma part of the answer takes its best reply part; mean over the answer.
 
-    The mean is ``numpy.mean``, as the scorer takes it: its pairwise summation
-    can differ in the last bit from a running sum once there are three or more
-    parts (the Go port sums in order; golden/grade.tsv row 667 tells them apart).
+    The mean is ``numpy.mean``'s, as the scorer takes it (:func:`mean`): its
+    pairwise summation can differ in the last bit from a running sum once
+    there are eight or more parts (the Go port sums in order; golden/grade.tsv
+    row 667 tells them apart).
     """
     got = [g.strip() for g in reply.split(",")]
     want = [w.strip() for w in answer.split(",")]
-    return float(np.mean([max(f1(g, w) for g in got) for w in want]))
+    return mean([max(f1(g, w) for g in got) for w in want])
+
+
+def mean(values: Sequence[float]) -> float:
+    """``numpy.mean`` of a non-empty list of floats, bit for bit, without importing numpy (a run that searches
+    no vector store never does): the sum is numpy's pairwise summation of float64 (:func:`_pairwise`), divided
+    by the count (a property test holds it to numpy's)."""
+    return _pairwise(values, 0, len(values)) / len(values)
+
+
+def _pairwise(a: Sequence[float], lo: int, n: int) -> float:
+    """numpy's ``pairwise_sum`` of ``a[lo:lo+n]``: fewer than 8 numbers summed in turn from 0; up to 128 in
+    eight running sums (one per position modulo 8) added pairwise, then the rest in turn; more split in two
+    halves at a multiple of 8, each summed so, and the two sums added."""
+    if n < 8:
+        total = 0.0
+        for i in range(lo, lo + n):
+            total += a[i]
+        return total
+    if n <= 128:
+        r = list(a[lo: lo + 8])
+        i, whole = 8, n - n % 8
+        while i < whole:
+            for j in range(8):
+                r[j] += a[lo + i + j]
+            i += 8
+        total = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+        for i in range(whole, n):
+            total += a[lo + i]
+        return total
+    half = n // 2
+    half -= half % 8
+    return _pairwise(a, lo, half) + _pairwise(a, lo + half, n - half)
 
 
 def grade(category: int, reply: str, answer: str) -> float:

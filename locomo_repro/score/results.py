@@ -35,7 +35,6 @@ from ..data.dataset import ANSWERABLE, CATEGORIES, LOCOMO
 from ..go.flags import has_control
 from .metric import in_turn
 from .predictions import PredictionsError, _kind, decoded
-from .stats import TAIL, bootstrap, method
 
 SCHEMA = "locomo-repro/results"
 VERSION = 2
@@ -271,6 +270,8 @@ class Results:
 
 def arm(tally: Tallied, conversations: Sequence[tuple[str, Sums]]) -> Arm:
     """An arm's results from its tally over the run and each conversation's sums (in run order)."""
+    from .stats import bootstrap  # here, as everywhere in this module: a run without -json needs no numpy
+
     rows = {}
     for key, kinds in ROWS:
         n = tally.count(kinds)
@@ -309,6 +310,8 @@ def judgement(j: Judgement) -> dict:
 def document(results: Results) -> dict:
     """The JSON value of a results file (schema ``locomo-repro/results``, version 2; the judge's members only
     where the run had a judge)."""
+    from .stats import TAIL, method
+
     n = len(results.conversations)
     judged = {} if results.judge is None else {"judge": results.judge}
     return {

@@ -32,6 +32,7 @@ from ..go import flags
 from ..data.audit import AuditError
 from ..data.dataset import ANSWERABLE, CATEGORIES, COGNITIVE, LOCOMO, DatasetError
 from ..score.metric import DECLINE, declined, grade
+from .resamples import RESAMPLES, SEED, method, signed, unenumerable
 from ..score import key, signature
 from ..score.predictions import Answered, Predictions, PredictionsError, gold, parse, read
 
@@ -40,15 +41,6 @@ ADVERSARIAL = 5
 
 #: Two-sided tail of the percentile interval (95%).
 TAIL = 0.025
-
-#: Most draws the exact bootstrap may enumerate: 12 conversations need
-#: 1,352,078; 13 would need 5,200,300.
-MAX_DRAWS = 2_000_000
-
-#: Past that, the Monte Carlo bootstrap: this many resamples, drawn by numpy's PCG64 from this seed, so that
-#: the same data gives the same interval every run.
-RESAMPLES = 10_000
-SEED = 0
 
 #: Resamples drawn at once (the draws are the same as all at once; the memory is a block's).
 BLOCK = 1_000
@@ -132,19 +124,6 @@ def _compositions(total: int, parts: int) -> np.ndarray:
         rest = _compositions(total - first, parts - 1)
         blocks.append(np.column_stack([np.full(len(rest), first, dtype=np.int8), rest]))
     return np.vstack(blocks)
-
-
-def _amount(count: int) -> str:
-    """A count with thousands separators, or from 10^15 on a power of ten it exceeds (a file of a
-    thousand conversations would otherwise print a number of 600 digits)."""
-    if count < 10**15:
-        return f"{count:,}"
-    return f"more than 10^{int((count.bit_length() - 1) * math.log10(2))}"
-
-
-def draw_count(n: int) -> int:
-    """How many distinct resamples of n conversations from n there are: C(2n−1, n)."""
-    return math.comb(2 * n - 1, n)
 
 
 @lru_cache(maxsize=8)
@@ -259,22 +238,6 @@ def bootstrap(diff: Sequence[float], size: Sequence[float], p: float = TAIL) -> 
     return interval(diff, size, p) if unenumerable(len(diff)) is None else monte_carlo(diff, size, p)
 
 
-def method(n: int) -> dict[str, object]:
-    """How :func:`bootstrap` takes its intervals over ``n`` conversations: ``method`` (``exact`` or
-    ``monte-carlo``), ``resamples`` (every distinct resample, or those drawn) and ``seed`` (None when exact)."""
-    if n >= 1 and unenumerable(n) is not None:
-        return {"method": "monte-carlo", "resamples": RESAMPLES, "seed": SEED}
-    return {"method": "exact", "resamples": draw_count(n) if n else 0, "seed": None}
-
-
-def signed(n: int) -> tuple[str, str]:
-    """The signature field naming :func:`bootstrap`'s method over ``n`` conversations: ``exact-95``, or
-    ``monte-carlo-95-10000-seed0`` with its resamples and seed."""
-    how = method(n)
-    return ("bootstrap", "exact-95" if how["method"] == "exact"
-            else f"monte-carlo-95-{how['resamples']}-seed{how['seed']}")
-
-
 # --- the report -----------------------------------------------------------------------
 
 
@@ -371,16 +334,6 @@ def _paired(predictions: Predictions) -> list[str]:
                 row += f"  {go_f(got, 6, 3, True)} [{go_f(lo, 6, 3, True)}, {go_f(hi, 6, 3, True)}]"
             lines.append(row)
     return lines
-
-
-def unenumerable(n: int) -> str | None:
-    """Why the exact bootstrap cannot be taken over ``n`` conversations (one line), None when it can."""
-    if n < 1:
-        return "no conversation to resample"
-    if draw_count(n) > MAX_DRAWS:
-        return f"{n} conversations: the exact bootstrap would enumerate {_amount(draw_count(n))} resamples " \
-               f"(at most {MAX_DRAWS:,})"
-    return None
 
 
 def bootstrappable(predictions: Predictions) -> None:

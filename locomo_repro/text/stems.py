@@ -16,7 +16,7 @@ stems``) remakes the table.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from importlib import metadata
+from importlib.util import find_spec
 from pathlib import Path
 
 #: The table shipped with the kit.
@@ -24,10 +24,15 @@ TABLE = Path(__file__).with_name("stems.tsv")
 
 
 def nltk_version() -> str:
-    """The installed NLTK's version ("" when it is not installed), read without importing it."""
+    """The version of the NLTK ``import nltk`` would import ("" when there is none), read without importing
+    it: the ``VERSION`` file of its package, which is where ``nltk.__version__`` comes from (and cheaper to
+    read than the installed distributions' metadata, which a run would otherwise import for this alone)."""
+    spec = find_spec("nltk")
+    if spec is None or spec.origin is None:
+        return ""
     try:
-        return metadata.version("nltk")
-    except metadata.PackageNotFoundError:
+        return Path(spec.origin).with_name("VERSION").read_text(encoding="utf-8").strip()
+    except OSError:
         return ""
 
 
