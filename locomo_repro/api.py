@@ -6,16 +6,17 @@ Each function does what a command does and returns the record that command write
   (``score.results.Results``, schema ``locomo-repro/results``), its figures, evidence and cost;
 - :func:`score` -- a predictions file's figures per arm and category (``locomo-repro official FILE --kit
   --json``, or with the official ``evaluation.py``);
+- :func:`judge` -- what judged files' verdicts measure (``locomo-repro judge stats FILE... --format json``);
 - :func:`compare` -- files side by side with paired differences (``locomo-repro compare ... --format json``);
 - :func:`read` and :func:`write` -- a results file read back and written, as ``-json`` writes it.
 
 Settings are the command line's flags as keyword arguments, checked by the functions the command line checks
-them with (the command line is a thin layer over the same subpackages: nothing here reads one); bad input
+them with (the command line is a thin layer over the same subpackages; nothing here reads one); bad input
 raises the kit's one-line errors (``go.flags.UsageError``, ``data.dataset.DatasetError``,
-``data.audit.AuditError``, ``arms.plugin.PluginError``, ``score.predictions.PredictionsError``,
-``score.results.ResultsError``, ``score.compare.CompareError``) and a plug-in that fails in a run
-``arms.plugin.PluginFailure``.
-Documented with examples that run as tests in ``docs/api.md``.
+``data.audit.AuditError``, ``arms.plugin.PluginError``, ``judge.verdicts.JudgedError``,
+``score.predictions.PredictionsError``, ``score.results.ResultsError``, ``score.compare.CompareError``) and
+a plug-in that fails in a run ``arms.plugin.PluginFailure``.  Documented with examples that run as tests in
+``docs/api.md``.
 """
 
 from __future__ import annotations
@@ -92,6 +93,20 @@ def score(path: str | Path, official: bool = False) -> dict[str, dict[str, dict[
     return figures(predictions(str(path)), official_scorer() if official else kit_eval_question_answering)
 
 
+def judge(*paths: str | Path, wrong: str | Path | None = None, data: str | Path | None = None) -> dict[str, object]:
+    """What the verdicts of judged files (any shape ``judge stats`` reads) measure, as ``locomo-repro judge stats
+    FILE... --format json`` gives it (schema ``locomo-repro/judge-stats``: ``files`` with each one's shape and
+    signature, ``notes``, ``rows`` of ``file``, ``arm``, ``figure``, ``row``, ``n``, ``failed``, ``value``,
+    ``low``, ``high``); ``wrong`` an answer key the replies were written to be wrong against (their leniency),
+    ``data`` the dataset the files without question ids are matched to.  No endpoint is asked."""
+    from .judge.stats import measured
+
+    if not paths:
+        raise UsageError("api.judge takes one judged file or more")
+    return measured([str(p) for p in paths], None if wrong is None else str(wrong),
+                    None if data is None else str(data)).document()
+
+
 def compare(*paths: str | Path, baseline: str | None = None) -> dict[str, object]:
     """Results and predictions files side by side, as ``locomo-repro compare ... --format json`` gives them
     (schema ``locomo-repro/compare``: ``rows`` with each column's figures and paired difference from the
@@ -101,4 +116,4 @@ def compare(*paths: str | Path, baseline: str | None = None) -> dict[str, object
     return compared([str(p) for p in paths], baseline).document()
 
 
-__all__: Sequence[str] = ("run", "write", "read", "score", "compare")
+__all__: Sequence[str] = ("run", "write", "read", "score", "judge", "compare")
