@@ -138,9 +138,9 @@ def options(args: argparse.Namespace) -> Options:
 def scope(args: argparse.Namespace) -> plan.Scope:
     """What the parsed flags ask of the run as a whole: the dataset, the conversations and questions, the
     model beside, the worker processes."""
-    return plan.Scope(data=args.data, conversations=tuple(args.conversations.split(",")) if args.conversations
-                      is not None else (), only=args.only, limit=args.limit, model=args.model, base=args.base,
-                      closed=args.closed, jobs=args.jobs)
+    picked = tuple(args.conversations.split(",")) if args.conversations is not None else ()
+    return plan.Scope(data=args.data, conversations=picked, only=args.only, limit=args.limit, model=args.model,
+                      base=args.base, closed=args.closed, jobs=args.jobs)
 
 
 @contextlib.contextmanager
