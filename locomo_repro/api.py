@@ -93,18 +93,21 @@ def score(path: str | Path, official: bool = False) -> dict[str, dict[str, dict[
     return figures(predictions(str(path)), official_scorer() if official else kit_eval_question_answering)
 
 
-def judge(*paths: str | Path, wrong: str | Path | None = None, data: str | Path | None = None) -> dict[str, object]:
+def judge(*paths: str | Path, wrong: str | Path | None = None, data: str | Path | None = None,
+          key: str = OFFICIAL) -> dict[str, object]:
     """What the verdicts of judged files (any shape ``judge stats`` reads) measure, as ``locomo-repro judge stats
     FILE... --format json`` gives it (schema ``locomo-repro/judge-stats``: ``files`` with each one's shape and
     signature, ``notes``, ``rows`` of ``file``, ``arm``, ``figure``, ``row``, ``n``, ``failed``, ``value``,
     ``low``, ``high``); ``wrong`` an answer key the replies were written to be wrong against (their leniency),
-    ``data`` the dataset the files without question ids are matched to.  No endpoint is asked."""
+    ``data`` the dataset the files without question ids are matched to, ``key`` the answer key (``-key``: under
+    ``audited`` the questions it holds apart are left out and its corrected gold's share of J given).  No
+    endpoint is asked."""
     from .judge.stats import measured
 
     if not paths:
         raise UsageError("api.judge takes one judged file or more")
     return measured([str(p) for p in paths], None if wrong is None else str(wrong),
-                    None if data is None else str(data)).document()
+                    None if data is None else str(data), key).document()
 
 
 def compare(*paths: str | Path, baseline: str | None = None) -> dict[str, object]:

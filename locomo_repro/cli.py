@@ -36,6 +36,8 @@ from .score.key import Key, flag as key_flag, load as load_key
 
 if TYPE_CHECKING:
     from .bench import stream
+    from .judge.figures import Judging
+    from .judge.verdicts import Verdict
 
 PROG = "locomo-repro"
 
@@ -101,6 +103,13 @@ def parser() -> argparse.ArgumentParser:
     _flag(p, "resume", metavar="DIR",
           help="keep each finished conversation's results here, so a stopped run resumes where it stopped "
                "(not in the reference)")
+    _flag(p, "judge", metavar="NAME",
+          help="also judge every reply with this judge of `locomo-repro judge run` (mem0, longmemeval, evermemos, "
+               "locomo-plus): J per arm beside the F1, in -json's results (docs/judge.md)")
+    _flag(p, "judge-prompt", metavar="FILE",
+          help="with -judge prompt: a template of your own, as judge run's -prompt")
+    _flag(p, "judge-model", metavar="NAME", help="with -judge, the judge's model (default: -model's)")
+    _flag(p, "judge-base", metavar="URL", help="with -judge, the judge's endpoint (default: -base)")
     key_flag(p)
     _flag(p, "retries", type=int, default=0, metavar="N",
           help="try a plug-in's call that raised up to N more times, waiting 1 s, then twice as long each time "
@@ -190,6 +199,44 @@ def model(args: argparse.Namespace, at: Path = Path(), run: Callable[[], str] = 
     return reader
 
 
+def judging(args: argparse.Namespace) -> Judging | None:
+    """The judge ``-judge`` asks for, read from its source and checked before anything is built (``None``
+    without it): refused with ``-sweep`` (one pass is judged)."""
+    if args.judge is None:
+        for name in ("judge_prompt", "judge_model", "judge_base"):
+            if getattr(args, name) is not None:
+                raise UsageError(f"-{name.replace('_', '-')} needs -judge")
+        return None
+    if args.sweep:
+        raise UsageError("-judge judges one pass; it is not taken with -sweep")
+    if (args.judge == "prompt") != (args.judge_prompt is not None):
+        raise UsageError("-judge prompt takes -judge-prompt FILE, and -judge-prompt needs -judge prompt")
+    model_name = args.judge_model or args.model
+    if not model_name or not model_name.strip():
+        raise UsageError("-judge needs the judge's model: -judge-model NAME (or -model's)")
+    from .judge import prompts
+    from .judge.figures import Judging
+    from .judge.run import DEFAULT_MEMO as JUDGED, evidence_conversations
+    from .read.chat import ChatClient, key_problem, shown_url, url_problem
+
+    base = args.judge_base or args.base
+    if problem := url_problem(base):
+        raise UsageError(f"-judge-base {shown_url(base)!r} {problem}")
+    key = api_key()
+    if key is not None and (problem := key_problem(key)):
+        raise UsageError(f"the API key in {next(v for v in KEY_VARIABLES if os.environ.get(v))} {problem}")
+    if args.judge != "prompt" and args.judge not in prompts.NAMES or args.judge == "refined":
+        raise UsageError(f"-judge {args.judge}: the judges are mem0, longmemeval, evermemos, locomo-plus and prompt "
+                         f"(refined: locomo-repro judge run -judge refined -refined-root DIR)")
+    try:
+        judge = prompts.user(Path(args.judge_prompt)) if args.judge_prompt else prompts.load(args.judge)
+    except prompts.PromptError as err:
+        raise UsageError(f"-judge {args.judge}: {err}") from None
+    conversations = evidence_conversations(args.data) if judge.name == "locomo-plus" else None
+    client = ChatClient(model=model_name, base_url=base, api_key=key)
+    return Judging(judge, client, str(Path.cwd() / JUDGED) if args.memo else None, args.concurrency or 8, conversations)
+
+
 def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     """Carry out a parsed command line.  Relative paths are resolved once, here, against the working folder
     (a plug-in that changes it moves none of them); what is printed keeps them as given."""
@@ -198,6 +245,8 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     if args.data:
         args.data = str(at / args.data)
     if args.stats:
+        if args.judge:
+            raise UsageError("-judge judges a run's replies; -stats reads a predictions file and runs nothing")
         if args.json:
             raise UsageError("-json writes a run's results; -stats reads a predictions file and runs nothing")
         from .score import stats
@@ -209,6 +258,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     settings, chosen = run_settings(args, opts), scope(args)
     plugins = plan.loaded(settings, chosen)  # refused before any work
     reader = model(args, at, lambda: str(plan.signed(settings, chosen, plugins, load_key(args.key))))
+    judge = judging(args)
     outputs = [(flag, path) for flag, path in (("-out", args.out), ("-json", args.json)) if path]
     if args.out and args.sweep:  # the reference ignores -out with -sweep; so does the kit, but says so
         outputs = outputs[1:]
@@ -221,7 +271,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
 
     summary = gathered(args, settings)
     if reader is None:  # read, built and asked one conversation at a time: memory flat in the dataset's size
-        signed = plan.signed(settings, chosen, plugins, answer_key)
+        signed = plan.signed(settings, chosen, plugins, answer_key, judge)
         kept = None
         if args.resume:
             from .bench.resume import Kept
@@ -236,12 +286,11 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
             print(f"{PROG}: {kept.read} conversations read back from {args.resume}", file=sys.stderr)
         signed = plan.drawn(signed, summary.conversations)
         signature.emit(signed)  # once the whole file is read: a bad one is one line
-        finish(summary, args, out, signed, answer_key, at)
-        return 0
+        return finish(summary, args, out, signed, answer_key, at, judge=judge)
     from .bench import experiment as bench
 
     samples = list(chosen.samples(answer_key))
-    base = plan.signed(settings, chosen, plugins, answer_key)
+    base = plan.signed(settings, chosen, plugins, answer_key, judge)
     signed = plan.drawn(base, len(samples))
     signature.emit(signed)
     # The model waits on the endpoint, not on a core: its run is asked from here, with threads (which a
@@ -255,11 +304,11 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
                 reads = sum(len(s.questions) for s in samples) * sum(a.remote for a in case.arms)
                 reader.expect(reads * len(settings.passes()))
             summary.add(stream.outcome(case, settings, pool))
-    finish(summary, args, out, signed, answer_key, at, reader)
+    status = finish(summary, args, out, signed, answer_key, at, reader, judge)
     out.write(reader.cost() + "\n")
     if reader.whole():  # a rerun asks the endpoint nothing, not even the check
         reader.memo.note(str(base))  # the signature the check is skipped for (model's ``run``)
-    return 0
+    return status
 
 
 def run_settings(args: argparse.Namespace, opts: Options) -> stream.Settings:
@@ -275,21 +324,30 @@ def gathered(args: argparse.Namespace, settings: stream.Settings) -> stream.Repo
     """An empty report of a run with these flags: what it keeps for -show and -out."""
     from .bench import stream
 
-    return stream.Report(settings, show=args.show, quiet=args.quiet, predictions=bool(args.out) and not args.sweep,
-                         sums=bool(args.json))
+    return stream.Report(settings, show=args.show, quiet=args.quiet,
+                         predictions=bool(args.out or args.judge) and not args.sweep, sums=bool(args.json))
 
 
 def finish(summary: stream.Report, args: argparse.Namespace, out: TextIO, signed: signature.Signature,
-           answer_key: Key = Key(), at: Path = Path(), reader: Model | None = None) -> None:
+           answer_key: Key = Key(), at: Path = Path(), reader: Model | None = None,
+           judge: Judging | None = None) -> int:
     """Print the gathered run and write ``-out`` (not with -sweep, as in the reference) and ``-json``, both
     or neither, a relative path in the folder ``at``; ``signed`` is the run's signature, which ``-json``
-    records with the answer key."""
+    records with the answer key.  With ``judge``, every reply is judged first: its J rows go into ``-json``
+    and its summary (``judge run``'s) after the table.  The exit status: 1 when a judgement failed, else 0."""
     out.write(summary.text(progress=sys.stderr))
     files = []
+    replies = summary.predictions() if (args.out or judge) and not args.sweep else b""
     if args.out and not args.sweep:
-        files.append((at / args.out, summary.predictions()))
+        files.append((at / args.out, replies))
+    made_verdicts: list[Verdict] = []
+    facts: dict[str, object] = {}
+    if judge is not None:  # shown the gold under the key; the questions it holds apart are not asked
+        apart = frozenset() if answer_key.official else frozenset(
+            (s.id, i) for s in scope(args).samples(answer_key) for i, q in enumerate(s.questions) if q.held)
+        made_verdicts, facts = judge.ask(replies, args.out or "the run's replies", apart)
     if args.json:
-        from .score.results import encode
+        from .score.results import encode, judged
 
         made = plan.results(summary, scope(args), signed, answer_key)
         if reader is not None:
@@ -297,11 +355,19 @@ def finish(summary: stream.Report, args: argparse.Namespace, out: TextIO, signed
 
             made = replace(made, tokens=Tokens(reader.name, reader.tokens.prompt, reader.tokens.completion,
                                                reader.tokens.replies))
+        if judge is not None:
+            from .judge.figures import by_arm
+
+            made = judged(made, facts, by_arm(made_verdicts, made.conversations, list(made.passes[0].arms)))
         files.append((at / args.json, encode(made)))
     if files:
         write_files(files)
     if args.out and not args.sweep:
         out.write(f"\npredictions: {args.out} ({', '.join(summary.arms)})\n")
+    if judge is not None:
+        from .judge.run import summary as judged_summary
+
+        out.write("\n" + judged_summary(judge.judge, made_verdicts))
     for note in summary.whole():
         print(f"{PROG}: note: {note}", file=sys.stderr)
     for line in summary.costs():
@@ -315,6 +381,7 @@ def finish(summary: stream.Report, args: argparse.Namespace, out: TextIO, signed
         if failed := sum(cost.failures for cost in costs):
             print(f"{PROG}: note: arm {name}: {failed} calls failed and were tried again (-retries {args.retries})",
                   file=sys.stderr)
+    return 1 if any(v.failed for v in made_verdicts) else 0
 
 
 def arms_listing() -> str:

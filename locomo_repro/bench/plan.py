@@ -23,6 +23,7 @@ from .names import STEPS, plugin_sweep
 
 if TYPE_CHECKING:
     from ..arms.plugin import Plugin
+    from ..judge.figures import Judging
     from ..score.results import Results
     from .stream import Report, Settings
 
@@ -144,17 +145,20 @@ def record(settings: Settings, scope: Scope, answer_key: Key = Key()) -> dict[st
     return made
 
 
-def signed(settings: Settings, scope: Scope, plugins: Sequence[Plugin] = (),
-           answer_key: Key = Key()) -> signature.Signature:
+def signed(settings: Settings, scope: Scope, plugins: Sequence[Plugin] = (), answer_key: Key = Key(),
+           judge: Judging | None = None) -> signature.Signature:
     """The signature of the numbers a run prints (``signature.run`` over its settings), naming every plug-in
-    with where its factory lives and its package's version, and an answer key other than the official."""
+    with where its factory lives and its package's version, an answer key other than the official, and the
+    judge of ``-judge`` (its name, model and prompt's sha256, as ``judge run`` signs them)."""
     return signature.run(
         signature.file_digest(resolve(scope.data)), settings.arm_set,
         [(name, getattr(settings.options, name)) for name in READER], sweep=settings.sweep, blind=settings.blind,
         derive=settings.derive, coref=settings.coref, only=scope.only, conversations=scope.conversations,
         limit=scope.limit, model=scope.model, base=scope.base, closed=scope.closed,
         plugins=[p.describe() for p in plugins],
-    ).plus(*answer_key.signed())
+    ).plus(*answer_key.signed()).plus(*(() if judge is None else (
+        ("judge", judge.judge.name), ("judge-model", judge.client.model),
+        ("judge-prompt", judge.judge.prompt_sha256[:signature.PREFIX]))))
 
 
 def drawn(signed: signature.Signature, conversations: int) -> signature.Signature:

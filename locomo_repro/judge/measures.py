@@ -234,6 +234,17 @@ def leniency(by_arm: Mapping[str, Sequence[Verdict]], kinds: Sequence[int]) -> d
     return out
 
 
+def share_from(verdicts: Sequence[Verdict], kinds: Sequence[int], chosen: set[tuple[str, int]]) -> Figure:
+    """The share of J that comes from the ``chosen`` questions (conversation id, index: those whose gold an
+    answer key finds wrong): Σ s over the chosen scored questions / Σ s over all scored questions, ``n`` the
+    chosen ones scored; None when no score is above 0."""
+    mine = [v for v in verdicts if v.category in kinds]
+    marks = {k: s for k, group in questions(mine).items() if (s := score(group)) is not None}
+    picked = [s for k, s in marks.items() if k[:2] in chosen]
+    total = sum(marks.values())
+    return Figure(len(picked), failed(mine), sum(picked) / total if total else None)
+
+
 def known_wrong(verdicts: Sequence[Verdict], key: dict[tuple[str, int], str]) -> list[Verdict]:
     """The verdicts on replies known to be wrong: those on a question of the answer ``key`` (question -> gold
     the wrong answers were written against) whose reply is not that gold (case and spaces aside)."""

@@ -300,7 +300,7 @@ def _checked(args: argparse.Namespace) -> tuple[str | None, tuple[float, float]]
     return key, (low, high)
 
 
-def _conversations(data: str | None) -> dict[str, dict[str, Any]]:
+def evidence_conversations(data: str | None) -> dict[str, dict[str, Any]]:
     """The dataset's conversations by sample id, as read by the kit's one reader (locomo-plus's evidence)."""
     try:
         raw = jsonio.load(dataset.resolve(data))
@@ -386,7 +386,7 @@ def execute(args: argparse.Namespace) -> int:
             if arm in seen:
                 raise UsageError(f"arm {arm} is in both {seen[arm]} and {f.path}: judge them in two runs")
             seen[arm] = f.path
-    conversations = _conversations(args.data) if judge.name == "locomo-plus" else None
+    conversations = evidence_conversations(args.data) if judge.name == "locomo-plus" else None
     work = tasks(files, judge, args.probes, conversations)
     overrides: dict[str, Any] = {}
     if args.temperature is not None:

@@ -13,7 +13,10 @@ bootstrap interval over conversations.  The figures, per arm:
 * of the probe arms (``probe.wrong-gold``, ``probe.restated``, ``probe.empty``, ``probe.gold``),
   ``acceptance`` of each, of the wrong ones together (arm ``probes.wrong``) and ``sensitivity`` (the gold);
 * for every file after the first, per arm it shares with the first (or its one arm against the first's
-  one): ``agreement``, ``cohen kappa`` and ``J difference`` (this file's J minus the first's, paired).
+  one): ``agreement``, ``cohen kappa`` and ``J difference`` (this file's J minus the first's, paired);
+* with ``--key audited`` (locomo-audit's corrections, ``score.key``): the verdicts on the questions it holds
+  apart (ambiguous) left out of every figure, and per arm ``J wrong gold``, the J of the questions whose gold
+  it corrects, and ``J share wrong gold``, the share of the arm's J that comes from them.
 
 Notes on stderr say how many judgements failed and why, and which aggregation gives each figure a file
 states of itself (locomo-audit's ``correct`` and ``accuracy``).  Bad input is one line, exit status 2.
@@ -25,11 +28,13 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache, partial
 
 from ..data.dataset import DatasetError, Sample, load
 from ..go import flags
+from ..data.audit import AMBIGUOUS, AuditError
+from ..score import key as answer_key
 from ..score.compare import FORMATS, labels, tabulated
 from ..score.signature import KIT, PREFIX, Signature
 from . import measures as m
@@ -68,8 +73,29 @@ def _shown(got: m.Figure) -> bool:
     return bool(got.n or got.failed)
 
 
-def arm_rows(label: str, arm: str, verdicts: Sequence[Verdict], key: dict[tuple[str, int], str] | None) -> list[Row]:
-    """The figures of one arm of a file, on every row."""
+@dataclass(frozen=True)
+class Audited:
+    """What an answer key says of the verdicts' questions (conversation id, index): those it holds apart
+    (ambiguous) and those whose gold it corrects."""
+
+    held: frozenset[tuple[str, int]] = frozenset()
+    wrong: frozenset[tuple[str, int]] = frozenset()
+
+
+def audited(key: answer_key.Key, samples: Sequence[Sample]) -> Audited:
+    """The questions of the dataset ``samples`` the key holds apart and those whose gold it corrects (the
+    score-corrupting errors but the ambiguous ones; a citation-only error leaves the gold right)."""
+    ids = [s.id for s in samples]
+    held = {(ids[at], qa) for (at, qa), e in key.errors.items() if at < len(ids) and e.type == AMBIGUOUS}
+    wrong = {(ids[at], qa) for (at, qa), e in key.errors.items()
+             if at < len(ids) and e.corrupting and e.type != AMBIGUOUS}
+    return Audited(frozenset(held), frozenset(wrong))
+
+
+def arm_rows(label: str, arm: str, verdicts: Sequence[Verdict], key: dict[tuple[str, int], str] | None,
+             audit: Audited | None = None) -> list[Row]:
+    """The figures of one arm of a file, on every row (with ``audit``, those of its questions whose gold is
+    wrong)."""
     measured: list[tuple[str, Callable[[Sequence[int]], m.Figure]]] = [("J", lambda k: m.j(verdicts, k))]
     if len({v.repeat for v in verdicts}) > 1:
         measured += [(f"J repeat {r + 1}", partial(m.of_repeat, verdicts, r=r))
@@ -83,6 +109,10 @@ def arm_rows(label: str, arm: str, verdicts: Sequence[Verdict], key: dict[tuple[
     if key is not None:
         wrong = m.known_wrong(verdicts, key)
         measured.append(("leniency", lambda k: m.j(wrong, k)))
+    if audit is not None:
+        corrected = [v for v in verdicts if (v.sample_id, v.qa) in audit.wrong]
+        measured += [("J wrong gold", lambda k: m.j(corrected, k)),
+                     ("J share wrong gold", lambda k: m.share_from(verdicts, k, set(audit.wrong)))]
     out = []
     for figure, measure in measured:
         for name, kinds in m.rows(verdicts):
@@ -167,9 +197,11 @@ def stated_notes(judged: Judged, table: Sequence[Row]) -> list[str]:
     return out
 
 
-def signature(judged: Judged) -> Signature:
-    """The signature of a file's figures: its bytes' digest, the shape it was read as, the kit's measures."""
-    return Signature((("judged", judged.sha256[:PREFIX]), ("shape", judged.shape), ("scorer", KIT)))
+def signature(judged: Judged, key: answer_key.Key | None = None) -> Signature:
+    """The signature of a file's figures: its bytes' digest, the shape it was read as, the kit's measures, and
+    an answer key other than the official."""
+    return Signature((("judged", judged.sha256[:PREFIX]), ("shape", judged.shape), ("scorer", KIT),
+                      *(key.signed() if key is not None else ())))
 
 
 def parser() -> argparse.ArgumentParser:
@@ -186,6 +218,7 @@ def parser() -> argparse.ArgumentParser:
                    help="an answer key the files' replies were written to be wrong against (locomo-audit's "
                         "ap-baseline answer_key.json): their leniency")
     p.add_argument("-data", "--data", metavar="PATH", help="the dataset (default: LOCOMO_DATA, else the cache)")
+    answer_key.flag(p)
     return p
 
 
@@ -206,28 +239,42 @@ class Measured:
         return {**self.head(), "rows": self.rows}
 
 
-def measured(paths: Sequence[str], wrong: str | None = None, data: str | None = None) -> Measured:
+def measured(paths: Sequence[str], wrong: str | None = None, data: str | None = None,
+             key: str = answer_key.OFFICIAL) -> Measured:
     """What the verdicts of the judged files at ``paths`` measure, the table ``judge stats`` prints;
     ``wrong`` an answer key the replies were written to be wrong against, ``data`` the dataset the files
-    without question ids are matched to.  Raises ``JudgedError``, ``DatasetError`` or ``UsageError`` (one
-    line) for bad input."""
+    without question ids are matched to, ``key`` the answer key graded under (``-key``).  Raises
+    ``JudgedError``, ``DatasetError``, ``AuditError`` or ``UsageError`` (one line) for bad input."""
 
     @lru_cache(maxsize=1)
     def dataset() -> tuple[Sample, ...]:
         return tuple(load(data))
 
     read_files = [read(path, dataset) for path in paths]
-    key = read_key(wrong, dataset()) if wrong else None
+    wrong_key = read_key(wrong, dataset()) if wrong else None
+    graded = answer_key.load(key)
+    audit = None if graded.official else audited(graded, graded.samples(list(dataset())))
     names = labels(paths)
     table: list[Row] = []
     notes: list[str] = []
     first = _arms(read_files[0].verdicts)
+    if audit is not None:
+        kept = []
+        for judged in read_files:
+            out = [v for v in judged.verdicts if (v.sample_id, v.qa) not in audit.held]
+            if apart := len(judged.verdicts) - len(out):
+                asked = len({(v.sample_id, v.qa) for v in judged.verdicts} & audit.held)
+                notes.append(f"{judged.path}: {apart:,} verdicts on {asked:,} ambiguous questions held apart (the "
+                             f"audited key leaves their answer open)")
+            kept.append(replace(judged, verdicts=tuple(out)))
+        read_files = kept
+        first = _arms(read_files[0].verdicts)
     for judged, label in zip(read_files, names):
         by_arm = _arms(judged.verdicts)
         mine: list[Row] = []
         for arm, verdicts in by_arm.items():
             if not m.is_probe(arm):
-                mine += arm_rows(label, arm, verdicts, key)
+                mine += arm_rows(label, arm, verdicts, wrong_key, audit)
         mine += probe_rows(label, by_arm)
         if judged is not read_files[0]:
             mine += paired_rows(label, names[0], first, by_arm)
@@ -235,7 +282,7 @@ def measured(paths: Sequence[str], wrong: str | None = None, data: str | None = 
             notes.append(note)
         notes += stated_notes(judged, mine) if mine else []
         table += mine
-    return Measured([{"path": j.path, "shape": j.shape, "signature": str(signature(j))} for j in read_files],
+    return Measured([{"path": j.path, "shape": j.shape, "signature": str(signature(j, graded))} for j in read_files],
                     notes, table)
 
 
@@ -243,8 +290,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """``locomo-repro judge stats FILE…``: the table on stdout, notes on stderr; bad input one line, exit 2."""
     try:
         args = parser().parse_args(argv)
-        got = measured(args.files, args.wrong, args.data)
-    except (flags.UsageError, JudgedError, DatasetError) as err:
+        got = measured(args.files, args.wrong, args.data, args.key)
+    except (flags.UsageError, JudgedError, DatasetError, AuditError) as err:
         print(f"{PROG}: {err}", file=sys.stderr)
         return 2
     sys.stdout.write(tabulated(got.rows, FIELDS, args.format, got.head(), signed=(),

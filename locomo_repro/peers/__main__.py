@@ -75,6 +75,8 @@ def parser(prog: str = PROG) -> argparse.ArgumentParser:
     answer_key.flag(c)
     answer_key.flag(t)
     t.add_argument("--data", metavar="PATH", help="the dataset, with -key audited (default: LOCOMO_DATA, else the cache)")
+    t.add_argument("--judged", metavar="FILE", help="a judged file of the same replies (judge run's): one judge's J for "
+                                                    "every arm beside the file's own, and their agreement")
     return p
 
 
@@ -96,9 +98,14 @@ def run_check(args: argparse.Namespace) -> int:
 
 def run_table(args: argparse.Namespace) -> int:
     """Print the side-by-side table of one predictions file."""
+    from ..judge import files as judged_files
+    from ..judge.verdicts import JudgedError
+
     try:
-        sys.stdout.write(table.render(answer_key.keyed(args.key, read_predictions(args.file), args.data)[0]))
-    except PredictionsError as err:
+        predictions = answer_key.keyed(args.key, read_predictions(args.file), args.data)[0]
+        made = judged_files.read(args.judged, lambda: load(args.data)).verdicts if args.judged else None
+        sys.stdout.write(table.render(predictions, made, args.judged or ""))
+    except (PredictionsError, JudgedError) as err:
         raise PeersError(str(err)) from None
     return 0
 

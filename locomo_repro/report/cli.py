@@ -1,7 +1,7 @@
 """``locomo-repro report`` / ``locomo-repro report``: write the one-page HTML report.
 
     locomo-repro report [-o report.html] [--data PATH] [--only N] [--predictions FILE ...]
-                        [--claims recorded|measure | --verdicts FILE] [--manifest PATH]
+                        [--judged FILE ...] [--claims recorded|measure | --verdicts FILE] [--manifest PATH]
 
 Builds the main and the walk arm sets once each, in worker processes, asked at
 floor 0 (which gives every floor of the trade-off and the default run),
@@ -29,6 +29,7 @@ from ..score import key as answer_key
 
 if TYPE_CHECKING:
     from ..data.dataset import Sample
+    from ..judge.files import Judged
     from ..score.predictions import Predictions
     from . import page
 
@@ -54,6 +55,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--only", type=int, default=0, metavar="N", help="use only the first N conversations")
     p.add_argument("--predictions", nargs="+", default=[], metavar="FILE",
                    help="other systems' predictions files in the official shape, shown per category too")
+    p.add_argument("--judged", nargs="+", default=[], metavar="FILE",
+                   help="judged files of the --predictions files' replies (judge run's), paired with them in order: "
+                        "J beside the F1, the judge's leniency and its agreement with each file's own verdicts")
     p.add_argument("--claims", choices=("recorded", "measure"), default="recorded",
                    help="claims as claims.yaml records them (default, seconds) or measured again (minutes)")
     p.add_argument("--verdicts", metavar="FILE",
@@ -75,6 +79,7 @@ def build(args: argparse.Namespace) -> str:
     """The page for parsed arguments (inputs are all read and checked before anything is built)."""
     from .. import claims
     from ..data import dataset, jsonio
+    from ..judge import files as judged_files
     from ..read.reader import Options
     from ..score import predictions as predictions_file
     from ..score import signature, stats
@@ -82,6 +87,10 @@ def build(args: argparse.Namespace) -> str:
     from . import figures, page, plots
 
     graded = answer_key.load(args.key)  # the arms and the files graded under it; the claims under the official key
+    if len(args.judged) > len(args.predictions):
+        raise ReportError(f"--judged names {len(args.judged)} files for {len(args.predictions)} --predictions files "
+                          f"(each judged file goes with the predictions file in its place)")
+    rejudged = [judged_files.read(path, lambda: dataset.load(args.data)) for path in args.judged]
     others = []
     for path in args.predictions:
         read, _ = answer_key.keyed(args.key, predictions_file.read(path), args.data)
@@ -117,11 +126,14 @@ def build(args: argparse.Namespace) -> str:
         made = graded.predictions(lab.predictions(run), samples)[0]  # the held-apart questions in no category
         sources.append(_source(arms, f"-arms {arms}, default settings", str(sig), made))
     files: list[page.Source] = []
-    for path, read, judged in others:
+    for i, (path, read, judged) in enumerate(others):
         _progress(f"scoring {path}")
         sig = signature.predictions(path, signature.KIT, bootstrap, *graded.signed(), sha256=read.sha256)
+        again = rejudged[i] if i < len(rejudged) else None
+        if again is not None:
+            sig = sig.plus(("judged", again.sha256[: signature.PREFIX]))
         title = f"{Path(path).name} (predictions {read.sha256[: signature.PREFIX]}, {len(read.conversations)} conversations)"
-        files.append(_source(f"file-{len(files) + 1}", title, str(sig), read, judged))
+        files.append(_source(f"file-{len(files) + 1}", title, str(sig), read, judged, again))
 
     manifest_sig = ("claims", signature.file_digest(manifest_path))
     if verdicts is not None and verdicts_file is not None:
@@ -164,17 +176,21 @@ def _leaderboard(args: argparse.Namespace, samples: Sequence[Sample], kit: Predi
 
 
 def _source(name: str, title: str, sig: str, predictions: Predictions,
-            judged: dict[str, list[int | None]] | None = None) -> page.Source:
-    """One set of arms per category: estimates (with the file's own judge, ``judged``, where it has one),
-    paired differences (when there are two arms or more), figures."""
+            judged: dict[str, list[int | None]] | None = None, again: Judged | None = None) -> page.Source:
+    """One set of arms per category: estimates (with the file's own judge, ``judged``, where it has one; with
+    the J of the judged file ``again``, its leniency and agreement), paired differences (when there are two
+    arms or more), figures."""
     from . import figures, page, plots
 
-    estimates = tuple(figures.categories(predictions, judged))
+    made = None if again is None else list(again.verdicts)
+    estimates = tuple(figures.categories(predictions, judged, made))
     diffs = tuple(figures.differences(predictions))
+    source = None if again is None else f"{Path(again.path).name} ({again.sha256[:8]})"
     return page.Source(
         name, title, sig, estimates, diffs,
         plots.intervals(estimates, f"intervals-{name}", title),
         plots.differences(diffs, f"differences-{name}", f"{title}: paired differences") if diffs else "",
+        None if made is None or source is None else figures.rejudged(predictions, made, source),
     )
 
 

@@ -26,6 +26,10 @@ from ..bench.floor import Floors
 from ..data import jsonio
 from ..data.progress import Progress
 from ..data.dataset import ANSWERABLE, CATEGORIES, LOCOMO
+from ..judge import measures
+from ..judge.figures import on_replies, own
+from ..judge.measures import Figure
+from ..judge.verdicts import Verdict
 from ..score import stats
 from ..score.predictions import Predictions
 
@@ -66,6 +70,33 @@ class Estimate:
     low: float
     high: float
     judge: float | None = None
+    j: Figure | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Agreement:
+    """One arm's re-judged verdicts against the file's own: the questions both judged, the share on which they
+    agree, and Cohen's kappa (None: nothing to measure)."""
+
+    arm: str
+    n: int
+    agreement: float | None
+    kappa: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class Rejudged:
+    """What a judged file of a predictions file's very replies says beside its F1: the judge (name, model),
+    the file it was read from (base name and digest), the failed judgements, the judge's leniency over the
+    answerable questions (the acceptance of each probe arm it holds, of the wrong ones together and of the
+    gold: ``judge.measures.leniency``) and each arm's agreement with the file's own verdicts."""
+
+    judge: str
+    model: str
+    source: str
+    failed: int
+    leniency: tuple[tuple[str, Figure], ...]
+    agreements: tuple[Agreement, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,21 +167,47 @@ def tradeoff(run: dict[str, list[bench.Record]], floors: Sequence[float] = FLOOR
     return out
 
 
-def categories(predictions: Predictions, judged: Mapping[str, Sequence[int | None]] | None = None) -> list[Estimate]:
+def categories(predictions: Predictions, judged: Mapping[str, Sequence[int | None]] | None = None,
+               made: Sequence[Verdict] | None = None) -> list[Estimate]:
     """Every arm's F1 per row of :data:`ROWS` with its exact bootstrap interval over conversations; rows
     without a question are left out.  ``judged``: each arm's own judge verdict per question, in file order
-    (``score.figures.verdicts`` of a file; None for a run of the kit, which has no judge)."""
+    (``score.figures.verdicts`` of a file; None for a run of the kit, which has no judge).  ``made``: a judged
+    file's verdicts, whose J over the file's very replies (``judge.measures.j``: its questions with a verdict,
+    its interval) each row carries."""
     stats.bootstrappable(predictions)
     marks = stats.grades(predictions)
     per = Counter(q.category for q in predictions.questions)
+    mine = on_replies(predictions, made) if made is not None else None
     out = []
     for arm in predictions.arms:
+        again = None if mine is None else [v for v in mine if v.arm == arm]
         for key, label, kinds in ROWS:
             n = sum(per[k] for k in kinds)
             if n:
                 point, low, high = stats.pooled(predictions, marks[arm], kinds)
-                out.append(Estimate(arm, key, label, n, point, low, high, _judge(predictions, judged, arm, kinds)))
+                out.append(Estimate(arm, key, label, n, point, low, high, _judge(predictions, judged, arm, kinds),
+                                    None if again is None else measures.j(again, kinds)))
     return out
+
+
+def rejudged(predictions: Predictions, made: Sequence[Verdict], source: str) -> Rejudged:
+    """What the judged file ``source`` (its verdicts ``made``) says of a predictions file beside its F1: see
+    :class:`Rejudged`; the probes are those about the file's questions."""
+    mine = on_replies(predictions, made)
+    asked = {(q.sample, q.index) for q in predictions.questions}
+    probes: dict[str, list[Verdict]] = {}
+    for v in made:
+        if measures.is_probe(v.arm) and (v.sample_id, v.qa) in asked:
+            probes.setdefault(v.arm, []).append(v)
+    agreements = []
+    for arm in predictions.arms:
+        again, theirs = [v for v in mine if v.arm == arm], own(predictions, arm)
+        said = measures.agreement(again, theirs, ROWS[-1][2])
+        kappa = measures.cohen_kappa(again, theirs, ROWS[-1][2])
+        agreements.append(Agreement(arm, said.n, said.value, kappa.value))
+    first = next(iter(mine), None)
+    return Rejudged(first.judge if first else "", first.model if first else "", source, measures.failed(mine),
+                    tuple(measures.leniency(probes, ANSWERABLE).items()), tuple(agreements))
 
 
 def _judge(predictions: Predictions, judged: Mapping[str, Sequence[int | None]] | None, arm: str,

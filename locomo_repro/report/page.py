@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from .. import __version__
 from ..peers.leaderboard import Placed
 from ..score.stats import go_f
-from .figures import Claims, Difference, Estimate, Point
+from .figures import Claims, Difference, Estimate, Point, Rejudged
 
 STYLE = """
 body { font-family: sans-serif; max-width: 72rem; margin: 1rem auto; padding: 0 1rem; color: #222; }
@@ -41,6 +41,7 @@ class Source:
     differences: tuple[Difference, ...]
     intervals_svg: str
     differences_svg: str
+    rejudged: Rejudged | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,14 +149,55 @@ def _judge(e: Estimate) -> str:
     return f'<td class="num" data-judge="{_full(e.judge)}">{e.judge:.3f}</td>'
 
 
+def _j(e: Estimate) -> str:
+    """The J cells of a file's row re-judged: J, the questions with a verdict (its denominator) and its
+    interval, ``-`` where there is none."""
+    if e.j is None or e.j.value is None:
+        return '<td class="num">-</td><td class="num">0</td><td class="num">-</td>'
+    bounds = "-" if e.j.low is None or e.j.high is None else f"[{e.j.low:.3f}, {e.j.high:.3f}]"
+    full = "" if e.j.low is None or e.j.high is None else f' data-j-low="{_full(e.j.low)}" data-j-high="{_full(e.j.high)}"'
+    return (f'<td class="num" data-j="{_full(e.j.value)}" data-j-n="{e.j.n}"{full}>{e.j.value:.3f}</td>'
+            f'<td class="num">{e.j.n}</td><td class="num">{bounds}</td>')
+
+
+def _share(x: float | None) -> str:
+    return "-" if x is None else f"{x:.3f}"
+
+
+def _kappa(x: float | None) -> str:
+    return "" if x is None else f' data-kappa="{_full(x)}"'
+
+
+def rejudged_note(r: Rejudged) -> str:
+    """What the page says of a judged file beside a file's F1: the judge, its denominators, its leniency over the
+    probes it holds and each arm's agreement with the file's own verdicts, every figure in a data attribute."""
+    leniency = "; ".join(
+        f'<span data-leniency="{esc(arm)}" data-value="{_full(got.value)}" data-n="{got.n}">'
+        f"{esc(arm)} {got.value:.3f} of {got.n}</span>" for arm, got in r.leniency if got.value is not None)
+    agree = "; ".join(
+        f'<span data-agreement="{esc(a.arm)}" data-n="{a.n}" data-value="{_full(a.agreement)}"{_kappa(a.kappa)}>'
+        f"{esc(a.arm)} {a.agreement:.3f} of {a.n} (Cohen's kappa {_share(a.kappa)})</span>"
+        for a in r.agreements if a.agreement is not None)
+    return (
+        f'<p class="rejudged" data-judge="{esc(r.judge)}" data-model="{esc(r.model)}" data-failed="{r.failed}">'
+        f"J: the verdicts of {esc(r.source)} on these very replies, judge {esc(r.judge)} ({esc(r.model)}), one "
+        "judge for every arm; the mean score of a question's judged repeats over the questions with a verdict "
+        f"(J n: the answerable (1-4) row's denominator leaves category 5 out, overall's holds it), with the exact "
+        f"95% bootstrap interval over conversations; {r.failed} failed judgements left out, never counted "
+        f"correct. Leniency (acceptance of answers known wrong, answerable probes): {leniency or 'no probes'}. "
+        f"Agreement with the file's own judge: {agree or 'no shared verdicts'}.</p>"
+    )
+
+
 def source_section(s: Source, lead: bool = False) -> str:
     """One source per category; ``lead``: one of the user's files, its numbers shown open."""
     judged = any(e.judge is not None for e in s.estimates)
+    again = any(e.j is not None for e in s.estimates)
     rows = "".join(
         f'<tr data-arm="{esc(e.arm)}" data-row="{esc(e.row)}" data-n="{e.n}" data-f1="{_full(e.point)}" '
         f'data-low="{_full(e.low)}" data-high="{_full(e.high)}"><td>{esc(e.arm)}</td><td>{esc(e.label)}</td>'
         f'<td class="num">{e.n}</td><td class="num">{e.point:.3f}</td>'
-        f'<td class="num">[{e.low:.3f}, {e.high:.3f}]</td>{_judge(e) if judged else ""}</tr>'
+        f'<td class="num">[{e.low:.3f}, {e.high:.3f}]</td>{_judge(e) if judged else ""}{_j(e) if again else ""}</tr>'
         for e in s.estimates
     )
     diffs = "".join(
@@ -175,7 +217,8 @@ def source_section(s: Source, lead: bool = False) -> str:
             f'<table class="differences" data-source="{name}"><tr><th>pair</th><th>half</th><th>difference</th>'
             f"<th>95% interval</th></tr>{diffs}</table></details>"
         )
-    judge_head = "<th>judge (the file's own)</th>" if judged else ""
+    judge_head = ("<th>judge (the file's own)</th>" if judged else "") + (
+        "<th>J (re-judged)</th><th>J n</th><th>J 95% interval</th>" if again else "")
     judge_note = (
         "<p>judge: the share of the file's own judge verdicts that are true (its own model and prompt: two "
         "systems' judge figures are not one metric), beside the official F1.</p>" if judged else ""
@@ -184,7 +227,8 @@ def source_section(s: Source, lead: bool = False) -> str:
         f'<section class="source" data-source="{name}"><h3>{esc(s.title)}</h3>'
         f'<figure id="figure-intervals-{name}">{s.intervals_svg}<figcaption>F1 per category with 95% percentile '
         "bootstrap intervals over conversations</figcaption></figure>"
-        f"{judge_note}<details{' open' if lead else ''}><summary>the numbers</summary>"
+        f"{judge_note}{rejudged_note(s.rejudged) if s.rejudged else ''}"
+        f"<details{' open' if lead else ''}><summary>the numbers</summary>"
         f'<table class="estimates" data-source="{name}"><tr><th>arm</th><th>category</th><th>n</th><th>F1</th>'
         f"<th>95% interval</th>{judge_head}</tr>{rows}</table></details>"
         f"{paired}{signature(s.name, s.signature)}</section>"

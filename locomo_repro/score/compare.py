@@ -49,6 +49,8 @@ FORMATS = ("markdown", "csv", "latex", "json")
 
 #: The output's fields, in order (``--format json`` gives them as keys).
 FIELDS = ("category", "name", "n", "column", "f1", "recall", "quiet", "diff", "low", "high")
+#: The fields added where a column has judge figures (a ``-judge`` run's results file).
+J_FIELDS = ("j_n", "j", "j_diff", "j_low", "j_high")
 
 #: ``--format json``'s schema and version.
 SCHEMA = "locomo-repro/compare"
@@ -94,6 +96,7 @@ class Column:
     conversations: tuple[tuple[str, results.Sums], ...]
     evidence: results.Evidence | None = None  # a results file's (version 2), for the cost table
     cost: results.Cost | None = None
+    judge: results.Judgement | None = None  # a results file's of a -judge run
 
 
 def load(path: str) -> results.Results | Predictions:
@@ -145,7 +148,7 @@ def _columns_of_results(got: results.Results, label: str) -> list[Column]:
             rows = {key: Figures(row.n, *((row.f1, row.recall, row.quiet) if row.n else (None, None, None)))
                     for key, row in a.rows.items()}
             out.append(Column(" ".join([label, *swept, arm]), got.path, rows, a.conversations, a.evidence,
-                              got.costs.get(arm)))
+                              got.costs.get(arm), a.judge))
     return out
 
 
@@ -238,11 +241,35 @@ def setting_notes(files: Sequence[results.Results | Predictions], names: Sequenc
     return [f"the results files' settings differ: {said}"]
 
 
+def judged_gaps(one: results.Judgement, two: results.Judgement, kinds: Sequence[int]) -> tuple[list[float], list[float]]:
+    """Per conversation (the files' shared order), the summed J difference of ``one`` from ``two`` and the
+    questions of ``kinds`` (every category when empty) both scored, question by question."""
+    gaps, sizes = [], []
+    for (_, mine), (_, theirs) in zip(one.conversations, two.conversations):
+        base = {qa: score for qa, _, score in theirs}
+        pairs = [(score, other) for qa, kind, score in mine
+                 if (not kinds or kind in kinds) and score is not None and (other := base.get(qa)) is not None]
+        gap = 0.0
+        for a, b in pairs:  # added in question order, as a conversation's F1 sums are
+            gap += a - b
+        gaps.append(gap)
+        sizes.append(float(len(pairs)))
+    return gaps, sizes
+
+
+def judged(columns: Sequence[Column]) -> bool:
+    """Whether any column has judge figures (a results file of a ``-judge`` run): J fields are added."""
+    return any(c.judge is not None for c in columns)
+
+
 def rows(columns: Sequence[Column]) -> list[dict[str, object]]:
-    """Every row key and column: the figures and, past the first column, the paired F1 difference from it."""
+    """Every row key and column: the figures and, past the first column, the paired F1 difference from it;
+    where a column has judge figures, its J (``j_n`` questions judged) and, past the first column and where
+    it has them too, the paired J difference over the questions both scored."""
     base = columns[0]
+    with_j = judged(columns)
     out: list[dict[str, object]] = []
-    for key, _ in results.ROWS:
+    for key, kinds in results.ROWS:
         for i, column in enumerate(columns):
             got = column.rows[key]
             diff = low = high = None
@@ -251,8 +278,18 @@ def rows(columns: Sequence[Column]) -> list[dict[str, object]]:
                                                                                         base.conversations)]
                 sizes = [float(s[key][0]) for _, s in base.conversations]
                 diff, low, high = bootstrap(gaps, sizes)
-            out.append({"category": key, "name": results.name(key), "n": got.n, "column": column.label,
-                        "f1": got.f1, "recall": got.recall, "quiet": got.quiet, "diff": diff, "low": low, "high": high})
+            row = {"category": key, "name": results.name(key), "n": got.n, "column": column.label,
+                   "f1": got.f1, "recall": got.recall, "quiet": got.quiet, "diff": diff, "low": low, "high": high}
+            if with_j:
+                mark = column.judge.rows[key] if column.judge is not None else None
+                j_diff = j_low = j_high = None
+                if i and column.judge is not None and base.judge is not None:
+                    gaps, sizes = judged_gaps(column.judge, base.judge, kinds)
+                    if sum(sizes):
+                        j_diff, j_low, j_high = bootstrap(gaps, sizes)
+                row.update({"j_n": None if mark is None else mark.n, "j": None if mark is None else mark.j,
+                            "j_diff": j_diff, "j_low": j_low, "j_high": j_high})
+            out.append(row)
     return out
 
 
@@ -321,13 +358,15 @@ def tabulated(table: Sequence[dict[str, object]], fields: Sequence[str], fmt: st
 
 def render(table: list[dict[str, object]], fmt: str, baseline: str, notes: Sequence[str],
            files: Sequence[dict[str, str]], spent: Sequence[dict[str, object]] = ()) -> str:
-    """The rows in one of ``FORMATS`` (:func:`tabulated`); with ``spent`` (:func:`costs`), json has them as
-    ``costs`` and markdown and latex a second table of them, four significant digits (csv keeps the one
-    table of figures)."""
+    """The rows in one of ``FORMATS`` (:func:`tabulated`; the J fields where the rows have them); with
+    ``spent`` (:func:`costs`), json has them as ``costs`` and markdown and latex a second table of them, four
+    significant digits (csv keeps the one table of figures)."""
     if fmt == "json":
         return jsonio.dumps(Compared(table, baseline, list(notes), list(files), list(spent)).document(),
                             indent=2) + "\n"
-    page = tabulated(table, FIELDS, fmt, {}, signed=("diff", "low", "high"), left=("category", "name", "column"))
+    fields = FIELDS + J_FIELDS if table and "j" in table[0] else FIELDS
+    page = tabulated(table, fields, fmt, {}, signed=("diff", "low", "high", "j_diff", "j_low", "j_high"),
+                     left=("category", "name", "column"))
     if spent and fmt != "csv":
         from tabulate import tabulate
 

@@ -12,6 +12,12 @@ the questions and the summed score, in question order, which is what pairs two f
 
 The run gives each arm's running tally (``Tallied``: the table's own ``Tally``) and each conversation's
 ``sums``; this module knows nothing of how they were made.
+
+A run with ``-judge`` adds an optional member, absent otherwise (a file without it is read and written as
+before): the judge's facts at the top (``judge``) and per arm its J rows (``Judgement``: per row the questions
+judged, the failed judgements, J and its interval, and how far the judge parts from the F1), with each judged
+question's score per conversation, which is what pairs J in ``compare``.  The figures are made above this
+module (``judge.figures``); this module only keeps and checks them.
 """
 
 from __future__ import annotations
@@ -155,13 +161,42 @@ class Tokens:
 
 
 @dataclass(frozen=True, slots=True)
+class JudgeRow:
+    """One arm's judge figures on one row: the questions with a verdict ``n``, the failed judgements left out,
+    J (None: no verdict) and its exact 95% bootstrap interval over conversations (None: fewer than two or more
+    than twelve conversations), the ROC AUC of the official F1 for the verdict and the J of the replies whose
+    F1 is 0 and 1 (None where there is nothing to measure)."""
+
+    n: int
+    failed: int
+    j: float | None
+    j_interval: tuple[float, float] | None
+    f1_auc: float | None
+    j_at_f1_0: float | None
+    j_at_f1_1: float | None
+
+
+#: One conversation's judged questions: (index in its ``qa`` list, category, score; None a failed judgement).
+Scores = tuple[tuple[int, int, float | None], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """One arm's judge figures: per row key, and per conversation (in run order) each judged question's score."""
+
+    rows: dict[str, JudgeRow]
+    conversations: tuple[tuple[str, Scores], ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Arm:
     """One arm of one pass: its figures per row key, per conversation (in run order) its sums, and the evidence
-    it handed its reader (None: it named none, or a version 1 file)."""
+    it handed its reader (None: it named none, or a version 1 file); with ``-judge``, its judge figures."""
 
     rows: dict[str, Row]
     conversations: tuple[tuple[str, Sums], ...]
     evidence: Evidence | None = None
+    judge: Judgement | None = None
 
 
 class Measured(Protocol):
@@ -222,6 +257,7 @@ class Results:
     costs: dict[str, Cost] = field(default_factory=dict)  # by arm (none in a version 1 file)
     version: int = VERSION
     tokens: Tokens | None = None  # what the model's endpoint reported (-model), else None
+    judge: dict[str, object] | None = None  # the judge's facts (-judge), else None
 
     @property
     def unavailable(self) -> str | None:
@@ -255,9 +291,22 @@ def _cost(got: Cost) -> dict:
             "failures": got.failures}
 
 
+def judgement(j: Judgement) -> dict:
+    """The JSON value of an arm's judge figures (``…arms.<arm>.judge``)."""
+    return {
+        "rows": {key: {"name": name(key), "n": row.n, "failed": row.failed, "j": row.j,
+                       "j_interval": None if row.j_interval is None else list(row.j_interval), "f1_auc": row.f1_auc,
+                       "j_at_f1_0": row.j_at_f1_0, "j_at_f1_1": row.j_at_f1_1} for key, row in j.rows.items()},
+        "conversations": [{"sample": sample, "qa": [q for q, _, _ in each], "categories": [c for _, c, _ in each],
+                           "scores": [s for _, _, s in each]} for sample, each in j.conversations],
+    }
+
+
 def document(results: Results) -> dict:
-    """The JSON value of a results file (schema ``locomo-repro/results``, version 2)."""
+    """The JSON value of a results file (schema ``locomo-repro/results``, version 2; the judge's members only
+    where the run had a judge)."""
     n = len(results.conversations)
+    judged = {} if results.judge is None else {"judge": results.judge}
     return {
         "schema": SCHEMA,
         "version": VERSION,
@@ -268,6 +317,7 @@ def document(results: Results) -> dict:
         "bootstrap": {
             "over": "conversations", "level": 1 - 2 * TAIL, **method(n), "unavailable": results.unavailable,
         },
+        **judged,
         "passes": [
             {
                 "sweep": None if p.sweep is None else {"setting": p.sweep[0], "value": p.sweep[1]},
@@ -285,6 +335,7 @@ def document(results: Results) -> dict:
                             for sample, s in a.conversations
                         ],
                         "evidence": _evidence(a.evidence),
+                        **({} if a.judge is None else {"judge": judgement(a.judge)}),
                     }
                     for arm_name, a in p.arms.items()
                 },
@@ -333,6 +384,14 @@ def mean_evidence(summed: tuple[int, int, int, int] | None) -> Evidence | None:
         return None
     n, turns, chars, words = summed
     return Evidence(questions=n, turns=turns / n, characters=chars / n, words=words / n)
+
+
+def judged(results: Results, facts: dict[str, object], arms: Mapping[str, Judgement]) -> Results:
+    """A run's results with its judge's ``facts`` and each arm's judge figures (a run of one pass: ``-judge``
+    is refused with ``-sweep``)."""
+    (only,) = results.passes
+    marked = {name: replace(a, judge=arms.get(name)) for name, a in only.arms.items()}
+    return replace(results, judge=dict(facts), passes=(replace(only, arms=marked),))
 
 
 # --- reading a results file back ----------------------------------------------------------------------------
@@ -439,13 +498,9 @@ def parse(data: object, path: str) -> Results:
             rows = {}
             for key, row in r.rows(a, "rows", at).items():
                 cell = f"{at} row {key}"
-                bounds = r.field(row, "f1_interval", cell)
-                if bounds is not None and not (isinstance(bounds, list) and len(bounds) == 2 and all(
-                        isinstance(b, (int, float)) and not isinstance(b, bool) for b in bounds)):
-                    raise r.fail(cell, "'f1_interval' is neither null nor two numbers")
                 rows[key] = Row(n=r.count(row, "n", cell), f1=r.number(row, "f1", cell),
                                 recall=r.optional(row, "recall", cell), quiet=r.number(row, "quiet", cell),
-                                f1_interval=None if bounds is None else (float(bounds[0]), float(bounds[1])))
+                                f1_interval=_bounds(r, row, "f1_interval", cell))
             each = []
             for j, c in enumerate(r.listed(a, "conversations", at)):
                 place = f"{at} conversations[{j}]"
@@ -459,7 +514,9 @@ def parse(data: object, path: str) -> Results:
             evidence = None if shown is None else Evidence(
                 questions=r.count(shown, "questions", f"{at} evidence"),
                 **{k: r.number(shown, k, f"{at} evidence") for k in ("turns", "characters", "words")})
-            arms[arm_name] = Arm(rows=rows, conversations=tuple(each), evidence=evidence)
+            mark = a.get("judge") if isinstance(a, dict) else None
+            arms[arm_name] = Arm(rows=rows, conversations=tuple(each), evidence=evidence,
+                                 judge=None if mark is None else _judgement(r, mark, f"{at} judge", conversations))
         passes.append(Pass(sweep=swept, options=options, arms=arms))
     costs = {}
     for arm_name, c in (r.mapping(data, "cost", "").items() if version >= 2 else ()):
@@ -482,8 +539,45 @@ def parse(data: object, path: str) -> Results:
     said = r.field(data, "tokens", "") if version >= 2 else None
     tokens = None if said is None else Tokens(model=r.text(said, "model", "tokens"),
                                               **{k: r.count(said, k, "tokens") for k in ("prompt", "completion", "replies")})
+    facts = data.get("judge") if isinstance(data, dict) else None
+    if facts is not None and not isinstance(facts, dict):
+        raise r.fail("", f"'judge' is {_kind(facts)}, not an object")
     return Results(sha256=sha256, conversations=tuple(conversations), settings=settings, signature=signature,
-                   kit_version=kit_version, passes=tuple(passes), path=path, costs=costs, version=version, tokens=tokens)
+                   kit_version=kit_version, passes=tuple(passes), path=path, costs=costs, version=version, tokens=tokens,
+                   judge=facts)
+
+
+def _bounds(r: _Reader, row: object, key: str, where: str) -> tuple[float, float] | None:
+    bounds = r.field(row, key, where)
+    if bounds is not None and not (isinstance(bounds, list) and len(bounds) == 2 and all(
+            isinstance(b, (int, float)) and not isinstance(b, bool) for b in bounds)):
+        raise r.fail(where, f"{key!r} is neither null nor two numbers")
+    return None if bounds is None else (float(bounds[0]), float(bounds[1]))
+
+
+def _judgement(r: _Reader, obj: object, at: str, conversations: list) -> Judgement:
+    """An arm's judge figures checked (``…arms.<arm>.judge``)."""
+    rows = {}
+    for key, row in r.rows(obj, "rows", at).items():
+        cell = f"{at} row {key}"
+        rows[key] = JudgeRow(n=r.count(row, "n", cell), failed=r.count(row, "failed", cell), j=r.optional(row, "j", cell),
+                             j_interval=_bounds(r, row, "j_interval", cell), f1_auc=r.optional(row, "f1_auc", cell),
+                             j_at_f1_0=r.optional(row, "j_at_f1_0", cell), j_at_f1_1=r.optional(row, "j_at_f1_1", cell))
+    each = []
+    for i, c in enumerate(r.listed(obj, "conversations", at)):
+        place = f"{at} conversations[{i}]"
+        qa, kinds, scores = (r.listed(c, name, place) for name in ("qa", "categories", "scores"))
+        if len(qa) != len(kinds) or len(qa) != len(scores):
+            raise r.fail(place, "'qa', 'categories' and 'scores' are not of one length")
+        for j, (q, kind, mark) in enumerate(zip(qa, kinds, scores)):
+            if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in (q, kind)) or not (
+                    mark is None or (isinstance(mark, (int, float)) and not isinstance(mark, bool)
+                                     and 0 <= mark <= 1)):
+                raise r.fail(place, f"question {j}: qa and category are counts and score null or in [0, 1]")
+        each.append((r.text(c, "sample", place), tuple(zip(qa, kinds, scores))))
+    if [sample for sample, _ in each] != conversations:
+        raise r.fail(at, "its conversations are not the dataset's conversations in order")
+    return Judgement(rows=rows, conversations=tuple(each))
 
 
 def read(path: str | Path) -> Results:
