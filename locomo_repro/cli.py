@@ -32,7 +32,7 @@ from .read.model import DEFAULT_BASE_URL, DEFAULT_MEMO, KEY_VARIABLES, Model, ap
 from .read.reader import Options
 from .data.audit import AuditError
 from .score import signature
-from .score.key import Key, flag as key_flag, load as load_key
+from .score.key import AUDITED, Key, flag as key_flag, load as load_key
 
 if TYPE_CHECKING:
     from .bench import stream
@@ -116,6 +116,9 @@ def parser() -> argparse.ArgumentParser:
                "(at most 30 s); the failures are counted on stderr (default 0)")
     _flag(p, "traceback", action="store_true",
           help="when a plug-in fails, print its own stack on stderr before the one line that says so")
+    _flag(p, "wrong-gold", action="store_true",
+          help="under the official key, also give per arm the share of its answerable F1 from the questions "
+               "whose gold locomo-audit finds wrong (docs/key.md)")
     _flag(p, "jobs", type=int, default=os.cpu_count() or 1, metavar="N",
           help="worker processes building and asking conversations (default: the machine's cores; "
                "1: all in this process; a -model run asks from this process, with -concurrency threads)")
@@ -267,11 +270,15 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     if problem := unwritable_all(outputs, inputs):  # each writable, no two one file, none an input: before any work
         raise UsageError(problem)
     answer_key = load_key(args.key)  # before any work: a bad errors file is one line
+    if args.wrong_gold and (not answer_key.official or args.sweep):
+        raise UsageError("-wrong-gold gives shares of the table's F1 under the official key: not with "
+                         + ("-key audited" if not answer_key.official else "-sweep"))
+    wrong = load_key(AUDITED) if args.wrong_gold else None
     from .bench import stream
 
-    summary = gathered(args, settings)
+    summary = gathered(args, settings, wrong)
     if reader is None:  # read, built and asked one conversation at a time: memory flat in the dataset's size
-        signed = plan.signed(settings, chosen, plugins, answer_key, judge)
+        signed = plan.signed(settings, chosen, plugins, answer_key, judge, wrong)
         kept = None
         if args.resume:
             from .bench.resume import Kept
@@ -290,7 +297,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     from .bench import experiment as bench
 
     samples = list(chosen.samples(answer_key))
-    base = plan.signed(settings, chosen, plugins, answer_key, judge)
+    base = plan.signed(settings, chosen, plugins, answer_key, judge, wrong)
     signed = plan.drawn(base, len(samples))
     signature.emit(signed)
     # The model waits on the endpoint, not on a core: its run is asked from here, with threads (which a
@@ -320,12 +327,13 @@ def run_settings(args: argparse.Namespace, opts: Options) -> stream.Settings:
                            concurrency=1 if args.concurrency is None else args.concurrency, retries=args.retries)
 
 
-def gathered(args: argparse.Namespace, settings: stream.Settings) -> stream.Report:
-    """An empty report of a run with these flags: what it keeps for -show and -out."""
+def gathered(args: argparse.Namespace, settings: stream.Settings, wrong: Key | None = None) -> stream.Report:
+    """An empty report of a run with these flags: what it keeps for -show, -out, -json and -wrong-gold (``wrong``
+    the audited key)."""
     from .bench import stream
 
     return stream.Report(settings, show=args.show, quiet=args.quiet,
-                         predictions=bool(args.out or args.judge) and not args.sweep, sums=bool(args.json))
+                         predictions=bool(args.out or args.judge) and not args.sweep, sums=bool(args.json), wrong=wrong)
 
 
 def finish(summary: stream.Report, args: argparse.Namespace, out: TextIO, signed: signature.Signature,

@@ -98,9 +98,11 @@ def test_a_stitched_conversation_is_a_dataset_the_kit_runs_with_cognitive_its_ow
     assert [t.id for t in read.turns] == ["D1:1", "D1:2", "D2:1", "D2:2", "D3:1"]
     table = bench.table(bench.run(bench.build([read]), Options()))
     rows = {line.split()[0]: line.split() for line in table.splitlines()[2:]}
-    assert list(rows) == ["single", "multi", "temporal", "open", "adversarial", "cognitive", "answerable", "overall"]
+    assert list(rows) == ["single", "multi", "temporal", "open", "adversarial", "cognitive", "answerable", "overall*",
+                          "*"]
     cognitive = rows["cognitive"]
     assert cognitive[1] == "1" and cognitive[2] == "-"  # one question; no gold answer, no F1
+    assert rows["overall*"][1:3] == ["1", "-"]  # nor an F1 over all: cognitive is left out of it
     oracle = sorted(["graph", "graph+edge", "oracle", "vector"]).index("oracle")
     assert cognitive[3 + 3 * oracle] == "1.000"  # the oracle cites the cue's turns
 

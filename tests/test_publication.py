@@ -74,6 +74,7 @@ def test_the_manifest_holds_exactly_the_numbers_of_the_publication(publication):
          ["256", "79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4"]),
         ("Half of it, a quarter, a fifth of each; someone, everyone, none", ["half", "quarter", "fifth"]),
         ("context[0] and CC BY-NC 4.0.", ["0", "4.0"]),
+        ("8.8x larger, 6x more often, 2x2, 0xff", ["8.8", "6", "2x2"]),
     ],
 )
 def test_numbers_are_read_as_printed(text, want):

@@ -75,8 +75,10 @@ def test_judge_summary_is_refuted_by_its_own_judged_file():
 def _mutated_audit(src: Path, dest: Path, strong: bool) -> None:
     """The audit's files changed: each error's type turned (score-corrupting <-> citation-only) or, ``strong``
     false, the first error of each conversation dropped and the types dealt out in turn; every judged run's
-    first judgement of each question turned and (``strong``) all of them, each reply and gold a word longer,
-    the figures of its metadata doubled; every figure of its systems' breakdown moved."""
+    first judgement of each question turned and (``strong``) all of them, else a fourth judgement added, each
+    reply and gold a word longer (``strong``: each conversation's first reply its gold), the figures of its
+    metadata doubled; every figure of its systems' breakdown moved (``strong``: and a system more); the answer
+    key's last question dropped (``strong``)."""
     shutil.copytree(src, dest)
     errors = json.loads((src / "errors.json").read_text())
     if strong:
@@ -95,6 +97,9 @@ def _mutated_audit(src: Path, dest: Path, strong: bool) -> None:
             e["error_type"] = TYPES[k % len(TYPES)]
     (dest / "errors.json").chmod(0o644)
     (dest / "errors.json").write_text(json.dumps(errors))
+    answer_key = dest / "ap-baseline" / "answer_key.json"
+    answer_key.chmod(0o644)
+    answer_key.write_text(json.dumps(json.loads(answer_key.read_text())[: -1 if strong else None]))
     breakdown = dest / "results-audit" / "per_category_breakdown.json"
 
     def moved(value, key=""):
@@ -107,17 +112,23 @@ def _mutated_audit(src: Path, dest: Path, strong: bool) -> None:
         return value * (0.8 if key.startswith("adjusted") else 0.9) + 0.013 if isinstance(value, float) else value
 
     data = moved(json.loads(breakdown.read_text()))
+    if strong:  # a sixth system, as another's figures
+        data["another"] = data["mem0"]
     breakdown.chmod(0o644)
     breakdown.write_text(json.dumps(data))
     for run in dest.rglob("*eval_results*.json"):
         data = json.loads(run.read_text())
         for listed in data["detailed_results"].values():
-            for item in listed:
+            for i, item in enumerate(listed):
                 said = item["llm_judgments"]
                 for k in sorted(said)[: None if strong else 1]:
                     said[k] = not said[k]
+                if said and not strong:
+                    said["judgment_9"] = said[sorted(said)[0]]
                 item["generated_answer"] += " indeed"
                 item["golden_answer"] = f"{item['golden_answer']} too"
+                if strong and not i:
+                    item["generated_answer"] = item["golden_answer"]
         meta = data.get("metadata", {})
         data["metadata"] = {k: v * 2 if isinstance(v, float) else v for k, v in meta.items()}
         run.chmod(0o644)
@@ -164,11 +175,13 @@ def _recategorised(src: Path, dest: Path, errors: Path) -> None:
 
 
 def _mutated_dataset(src: Path, dest: Path) -> None:
-    """Every conversation asked one question more of each category (appended: the audit's positions hold)."""
+    """Every conversation asked one question more of each category, and a conversation more (appended: the
+    audit's positions hold)."""
     data = json.loads(src.read_text())
     first = {c: next(q for s in data for q in s["qa"] if q["category"] == c) for c in (1, 2, 3, 4, 5)}
     for sample in data:
         sample["qa"] += [copy.deepcopy(q) for q in first.values()]
+    data.append({**copy.deepcopy(data[-1]), "sample_id": "conv-another"})
     dest.write_text(json.dumps(data))
 
 

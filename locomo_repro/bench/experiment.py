@@ -214,9 +214,16 @@ class Tally:
         # undefined; the kit adds them in category order, in turn.
         return in_turn(sums.get(k, 0.0) for k in kinds or sorted(sums)) / n
 
+    def graded(self, kinds: Sequence[int] = ()) -> tuple[int, ...]:
+        """The given categories (all asked when none) that hold a gold answer for the F1 to grade against:
+        LoCoMo's five, never cognitive (LoCoMo-Plus's, judged alone)."""
+        return tuple(k for k in (kinds or sorted(self.n)) if k in LOCOMO)
+
     def mean(self, kinds: Sequence[int] = ()) -> float:
-        """Mean score over the given categories (all when none)."""
-        return self._mean(self.score, kinds)
+        """Mean score over the given categories (all when none) that hold a gold answer (``graded``); 0 where
+        none does."""
+        graded = self.graded(kinds)
+        return self._mean(self.score, graded) if graded else 0.0
 
     def reach(self, kinds: Sequence[int] = ()) -> float | None:
         """Mean evidence recall over the given categories' records that have one (None where none has)."""
@@ -526,6 +533,13 @@ def tally_table(tallies: dict[str, Tally]) -> str:
     apart = [tallies[a].apart or Tally() for a in arms]
     if any(t.count() for t in apart):  # the questions an answer key holds apart: a row of their own
         lines.append(_row("ambiguous", (), apart))
+    first = tallies[arms[0]] if arms else Tally()
+    if first.count((COGNITIVE,)):  # the overall row's F1 leaves cognitive out: said in its row and under it
+        at = next(i for i, line in enumerate(lines) if line.startswith("overall "))
+        lines[at] = "overall*" + lines[at][len("overall*"):]
+        graded = first.graded()
+        lines.append(f"* F1 over the {first.count(graded) if graded else 0} questions with a gold answer: "
+                     f"cognitive has none (its J alone counts: locomo-repro judge)")
     return "\n".join(lines) + "\n"
 
 
@@ -535,7 +549,7 @@ def _row(name: str, kinds: Sequence[int], tallies: Sequence[Tally]) -> str:
     for t in tallies:
         reach = t.reach(kinds)
         cell = f"{'-':>6}" if reach is None else f"{reach:6.3f}"
-        f1 = f"{'-':>6}" if tuple(kinds) == (COGNITIVE,) else f"{t.mean(kinds):6.3f}"  # no gold answer to score
+        f1 = f"{t.mean(kinds):6.3f}" if t.graded(kinds) else f"{'-':>6}"  # no gold answer to score
         row += f"  {f1} {cell} {100 * t.quiet_share(kinds):5.0f}%"
     return row
 

@@ -146,10 +146,11 @@ def record(settings: Settings, scope: Scope, answer_key: Key = Key()) -> dict[st
 
 
 def signed(settings: Settings, scope: Scope, plugins: Sequence[Plugin] = (), answer_key: Key = Key(),
-           judge: Judging | None = None) -> signature.Signature:
+           judge: Judging | None = None, wrong: Key | None = None) -> signature.Signature:
     """The signature of the numbers a run prints (``signature.run`` over its settings), naming every plug-in
-    with where its factory lives and its package's version, an answer key other than the official, and the
-    judge of ``-judge`` (its name, model and prompt's sha256, as ``judge run`` signs them)."""
+    with where its factory lives and its package's version, an answer key other than the official, the judge
+    of ``-judge`` (its name, model and prompt's sha256, as ``judge run`` signs them) and the errors file
+    ``-wrong-gold`` reads (``wrong``, the audited key)."""
     return signature.run(
         signature.file_digest(resolve(scope.data)), settings.arm_set,
         [(name, getattr(settings.options, name)) for name in READER], sweep=settings.sweep, blind=settings.blind,
@@ -158,7 +159,8 @@ def signed(settings: Settings, scope: Scope, plugins: Sequence[Plugin] = (), ans
         plugins=[p.describe() for p in plugins],
     ).plus(*answer_key.signed()).plus(*(() if judge is None else (
         ("judge", judge.judge.name), ("judge-model", judge.client.model),
-        ("judge-prompt", judge.judge.prompt_sha256[:signature.PREFIX]))))
+        ("judge-prompt", judge.judge.prompt_sha256[:signature.PREFIX])))).plus(
+        *(() if wrong is None else (("wrong-gold", wrong.sha256[:8]),)))
 
 
 def drawn(signed: signature.Signature, conversations: int) -> signature.Signature:

@@ -21,7 +21,7 @@ import tempfile
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Executor, Future
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Protocol, TextIO
 
 from ..arms.plugin import Asked, Plugged, PluginError
@@ -29,8 +29,10 @@ from ..data.dataset import Sample
 from ..data.stop import Threads, workers
 from ..go.json import dumps
 from ..read.reader import Options
+from ..score import ceiling
 from ..score import results as saved
 from ..score.metric import in_turn
+from ..score.key import Key
 from ..text.reduce import forget, load_stems
 from . import experiment as bench
 from .names import plugin_sweep, steps
@@ -296,11 +298,12 @@ class Report:
     ``show`` keeps that many questions per category for ``-show``;
     ``predictions`` keeps the ``-out`` file's text, written as the list
     ``dumps`` would write it one conversation at a time; ``sums`` keeps each
-    conversation's sums per pass and arm for the ``-json`` file.
+    conversation's sums per pass and arm for the ``-json`` file; ``wrong`` (the audited key, ``-wrong-gold``)
+    keeps each arm's scores to give the share of its F1 from questions whose gold is wrong (``score.ceiling``).
     """
 
     def __init__(self, settings: Settings, show: int = 0, quiet: bool = False, predictions: bool = False,
-                 sums: bool = False) -> None:
+                 sums: bool = False, wrong: Key | None = None) -> None:
         self.settings = settings
         self.show = show
         self.quiet = quiet
@@ -316,6 +319,8 @@ class Report:
         self.spent: dict[str, list[Spent]] = {}  # by arm, per conversation in dataset order
         self.evidence: list[dict[str, Evidence]] = [{} for _ in settings.passes()]  # per pass, by arm: summed
         self.sizes: list[tuple[str, int]] = []  # each conversation's turns, in dataset order
+        self.wrong = wrong
+        self.graded: dict[str, tuple[list[float], list[int], list[bool]]] = {}  # per arm: scores, categories, wrong
 
     def add(self, o: Outcome) -> None:
         """Take one conversation's outcome (the next in dataset order); keep only what the report needs."""
@@ -344,6 +349,12 @@ class Report:
         if self.sums is not None:
             self.sums.append((o.sample, [{arm: saved.sums(got) for arm, got in each.items()} for each in o.records]))
         records = o.records[0]
+        if self.wrong is not None:
+            for arm, got in records.items():
+                marks, kinds, wrong = self.graded.setdefault(arm, ([], [], []))
+                marks += [r.score for r in got]
+                kinds += [r.category for r in got]
+                wrong += ceiling.wrong_gold(self.wrong, self.conversations - 1, len(got))
         if self.show > 0 and records:
             arms = sorted(records)
             for i, r in enumerate(records[arms[0]]):
@@ -417,6 +428,8 @@ class Report:
             return "".join(out)
         out.append(f"\n{bench.header(self.settings.options)}\n\n")
         out.append(bench.tally_table(self.tallies[0]))
+        if self.wrong is not None:
+            out.append("\n" + ceiling.share_table(ceiling.SHARES, self.shares()))
         if self.show > 0:
             out.append(bench.show(self.shown, self.show))
         return "".join(out)
@@ -431,7 +444,12 @@ class Report:
         plugged = plugin_sweep(sweep) if sweep else None
         swept = None if sweep is None else (plugged.setting, plugged.values) if plugged else (
             sweep, [options[sweep] for options, _ in passes])
-        return saved.run(settings, sha256, signature, swept, passes, self.sums, self.evidence, self.spent)
+        made = saved.run(settings, sha256, signature, swept, passes, self.sums, self.evidence, self.spent)
+        return made if self.wrong is None else replace(made, wrong_gold=saved.wrong_gold(self.shares()))
+
+    def shares(self) -> dict[str, ceiling.Share]:
+        """Each arm's answerable F1 and the share of it from questions whose gold is wrong, in table order."""
+        return {arm: ceiling.share(*self.graded[arm]) for arm in sorted(self.graded)}
 
     def predictions(self) -> bytes:
         """The ``-out`` file: every conversation's predictions, as ``dumps`` writes the list (once: the

@@ -48,7 +48,7 @@ from .agree import FRACTION, agrees, expected, show
 from .lab import Lab, NotAtHand, check_table
 from .manifest import REFUTING, STATUSES, Claim, Manifest, ManifestError, NotClaim, default_path, load, validate
 from .measures import KINDS, ROWS, Unverifiable, kind, measure, runs
-from .numbers import FRACTION_WORDS, NUMBER_WORDS, SIMPLE_FRACTIONS, figure, names_fraction, numbers, split_sections
+from .numbers import FRACTION_WORDS, NUMBER_WORDS, SIMPLE_FRACTIONS, figure, names_fraction, numbers, split_documents, split_sections
 from .report import Verdict, main, measured, summary, verdict
 from .runs import Run, parse_run
 
@@ -57,7 +57,7 @@ __all__ = [
     "Lab", "NotAtHand", "check_table",
     "REFUTING", "STATUSES", "Claim", "Manifest", "ManifestError", "NotClaim", "default_path", "load", "validate",
     "KINDS", "ROWS", "Unverifiable", "kind", "measure", "runs",
-    "FRACTION_WORDS", "NUMBER_WORDS", "SIMPLE_FRACTIONS", "figure", "names_fraction", "numbers", "split_sections",
+    "FRACTION_WORDS", "NUMBER_WORDS", "SIMPLE_FRACTIONS", "figure", "names_fraction", "numbers", "split_documents", "split_sections",
     "Verdict", "main", "measured", "summary", "verdict",
     "Run", "parse_run",
 ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from fractions import Fraction
 
@@ -48,7 +48,7 @@ _NUMBERS = re.compile(
     | (?P<turn>\bD\d+:\d+\b)                          # a dialogue id, D20:2
     | (?P<conv>\bconv-\d+\b)                          # a conversation id, conv-43
     | (?P<shape>\b\d+x\d+\b)                          # a table shape, 2x2
-    | (?P<num>(?<![\w.])(?:[+\-\u2212](?=\d))?\d+(?:,\d{3})*(?:\.\d+)?(?:%|s\b)?(?!\w))
+    | (?P<num>(?<![\w.])(?:[+\-\u2212](?=\d))?\d+(?:,\d{3})*(?:\.\d+)?(?:%|s\b)?(?:(?=x\b)|(?!\w)))  # 8.8x: 8.8
     | (?P<word>\b(?:"""
     + "|".join(NUMBER_WORDS)
     + r""")\b)
@@ -63,7 +63,8 @@ def numbers(text: str) -> list[str]:
     A number is a figure (``1,986``, ``-0.029``, ``+0.152``, ``24%``, ``5.2s``;
     a figure glued to letters, as in ``F1`` or ``path2``, is a name), a
     dialogue id (``D20:2``), a conversation id (``conv-43``), a SHA-256 digest,
-    a table shape (``2x2``) or a number word (``ten``, ``half``; lower-cased).
+    a table shape (``2x2``) or a number word (``ten``, ``half``; lower-cased).  A ratio's ``x`` is no part of
+    its figure (``8.8x``: ``8.8``).
     A range such as ``58–79%`` is two numbers.
     """
     out = []
@@ -101,3 +102,38 @@ def split_sections(text: str, headings: Sequence[str], first: str = "intro") -> 
         out[at].append(line)
     return {k: "\n".join(v) for k, v in out.items()}
 
+
+
+def split_documents(texts: Mapping[str, str], sections: Sequence[str]) -> dict[str, str]:
+    """Several documents cut at their Markdown headings: text per section of a manifest naming them.
+
+    A section ``FILE: Heading`` starts at the heading line of ``FILE`` (``#`` marks, then ``Heading``; lines
+    inside a fenced code block are no headings) and runs to the next listed heading of that file; section
+    ``FILE`` is the file's text before its first listed heading (all of it when none is listed).  Raises
+    ValueError when a file is not among ``texts``, or a heading is missing or repeated.
+    """
+    out: dict[str, list[str]] = {}
+    by_file: dict[str, set[str]] = {}
+    for s in sections:
+        name, _, heading = s.partition(": ")
+        if name not in texts:
+            raise ValueError(f"section {s!r} names {name!r}, which is not at hand")
+        by_file.setdefault(name, set())
+        if heading:
+            by_file[name].add(heading)
+    for name, headings in by_file.items():
+        at, fenced = name, False
+        seen: Counter[str] = Counter()
+        out[at] = []
+        for line in texts[name].splitlines():
+            fenced ^= line.lstrip().startswith("```")
+            marked = re.fullmatch(r"#+\s+(.*?)\s*", line)
+            if marked and not fenced and marked.group(1) in headings:
+                at = f"{name}: {marked.group(1)}"
+                seen[at] += 1
+                out[at] = []
+            out[at].append(line)
+        for h in sorted(headings):
+            if seen[f"{name}: {h}"] != 1:
+                raise ValueError(f"heading {h!r} occurs {seen[f'{name}: {h}']} times in {name} (expected once)")
+    return {k: "\n".join(v) for k, v in out.items()}

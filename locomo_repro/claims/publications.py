@@ -9,17 +9,21 @@
 * ``judged``: one judged file of either publication read into verdicts (``judge.files``) and measured
   (``judge.measures``): J (the mean of its repeats' judgements: the per-run mean), one repeat's accuracy, the
   majority of its repeats, the spread (population standard deviation) of the repeats' accuracies, the
-  judgements that failed, the questions judged, or the figures the file states of itself.
+  judgements that failed, the questions judged, how many judgements each has, the share whose reply is the
+  gold, or the figures the file states of itself.
+* ``answer-key``: ap-baseline's answer_key.json counted; ``file-sha256``: the digest of a publication's file;
+  ``raw-evidence``: the dataset's evidence ids and questions as its JSON holds them.
 * ``wilson``: the Wilson score 95% interval (``score.stats.wilson``) of a system's majority-vote count as the
   audit's ``per_category_breakdown.json`` gives it, or of a score over n questions (the successes the score
   times n, rounded): its bounds or width; ``wilson-overlaps``: how many pairs have intervals that overlap;
-  ``breakdown``: a figure that file states.
+  ``breakdown``: a figure that file states; ``breakdown-systems``: how many systems it gives.
 * ``plus-file``: LoCoMo-Plus's published files counted: the categories of its run, the items, the score
   its judge writes beside a label, the figures of its ``judge_summary.json``.
 """
 
 from __future__ import annotations
 
+import hashlib
 import statistics
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -43,9 +47,10 @@ if TYPE_CHECKING:
 
 #: A judged file's figures: J over its repeats, one repeat, the majority of its repeats, their spread, the
 #: failed judgements, the questions, the scores of the judgements that did not fail added up, the replies'
-#: and the golds' words (mean, median), what the file states of itself or its metadata holds.
+#: and the golds' words (mean, median), what the file states of itself or its metadata holds, how many
+#: judgements each question has, the share of questions whose reply is their gold.
 FIGURES = ("J", "repeat", "majority", "spread", "failed", "n", "total", "words", "median-words", "gold-words",
-           "gold-median-words", "stated", "metadata")
+           "gold-median-words", "stated", "metadata", "repeats", "exact")
 
 
 def _path(lab: Lab, publication: sources.Publication, local: str):
@@ -152,6 +157,12 @@ def _judged(m: Mapping, lab: Lab, manifest: Manifest) -> Any:
         return jm.failed(v for v in verdicts if v.category in kinds)
     if figure == "n":
         return len(jm.questions(verdicts, kinds))
+    if figure == "repeats":  # the judgements of each question, when every question has as many
+        counts = {len(g) for g in jm.questions(verdicts, kinds).values()}
+        return counts.pop() if len(counts) == 1 else f"questions judged {sorted(counts)} times"
+    if figure == "exact":  # the reply is the gold, character for character (ap-baseline's accidentally correct)
+        asked = jm.questions(verdicts, kinds).values()
+        return sum(g[0].reply == (g[0].gold or "") for g in asked) / len(asked)
     if figure == "total":
         return float(sum(v.score for v in verdicts if v.category in kinds and v.score is not None))
     if figure == "J":
@@ -177,10 +188,15 @@ SCOPES = {"overall": "overall", "single hop": "cat_4_single_hop", "multi hop": "
           "temporal": "cat_2_temporal", "open domain": "cat_3_open_domain"}
 
 
+def _systems(lab: Lab) -> Mapping:
+    """The audit's per_category_breakdown.json: its figures by system."""
+    path = _path(lab, sources.AUDIT, "results-audit/per_category_breakdown.json")
+    return lab.memo(("breakdown",), lambda: jsonio.load(path))
+
+
 def _breakdown(lab: Lab, system: str, row: str) -> Mapping:
     """One system's figures for one row in the audit's per_category_breakdown.json."""
-    path = _path(lab, sources.AUDIT, "results-audit/per_category_breakdown.json")
-    data = lab.memo(("breakdown",), lambda: jsonio.load(path))
+    data = _systems(lab)
     part = data[system]["overall"] if row == "overall" else data[system]["per_category"][SCOPES[row]]
     return part
 
@@ -201,9 +217,19 @@ def _wilson(m: Mapping, lab: Lab, manifest: Manifest) -> float:
 @kind("breakdown", required=("field", "row", "system"))
 def _breakdown_field(m: Mapping, lab: Lab, manifest: Manifest) -> float:
     """A figure the audit's per_category_breakdown.json states of a system's row (``majority_accuracy``, a
-    percentage there, as a share; ``majority_correct``, ``total``, ``ceiling`` ...)."""
-    value = float(_breakdown(lab, m["system"], m["row"])[m["field"]])
+    percentage there, as a share; ``majority_correct``, ``total``, ``ceiling`` ...), or ``majority_share``: its
+    majority-vote count over its questions (the accuracy unrounded)."""
+    part = _breakdown(lab, m["system"], m["row"])
+    if m["field"] == "majority_share":
+        return part["majority_correct"] / part["total"]
+    value = float(part[m["field"]])
     return value / 100 if m["field"].endswith(("_accuracy", "_mean", "_std")) or m["field"] == "ceiling" else value
+
+
+@kind("breakdown-systems")
+def _breakdown_systems(m: Mapping, lab: Lab, manifest: Manifest) -> int:
+    """How many systems the audit's per_category_breakdown.json gives figures of (the systems it audits)."""
+    return len(_systems(lab))
 
 
 def _interval(score: float, n: int) -> tuple[float, float]:
@@ -267,6 +293,45 @@ def _plus_file(m: Mapping, lab: Lab, manifest: Manifest) -> Any:
         return float(part[field.removeprefix("summary-")])
     raise ValueError(f"unknown plus-file field {field!r}")
 
+
+
+@kind("answer-key", required=("field",))
+def _answer_key(m: Mapping, lab: Lab, manifest: Manifest) -> int:
+    """ap-baseline's answer_key.json, the questions the adversarial answers were written for: its ``entries``."""
+    data = lab.memo(("answer-key",), lambda: jsonio.load(_path(lab, sources.AUDIT, "ap-baseline/answer_key.json")))
+    if m["field"] != "entries" or not isinstance(data, list):
+        raise ValueError(f"answer_key.json has no {m['field']!r} the kit counts")
+    return len(data)
+
+
+@kind("file-sha256", required=("file", "publication"))
+def _file_sha256(m: Mapping, lab: Lab, manifest: Manifest) -> str:
+    """The sha256 of one of a publication's files, as found (``sources.locate``)."""
+    return hashlib.sha256(_path(lab, sources.PUBLICATIONS[m["publication"]], m["file"]).read_bytes()).hexdigest()
+
+
+@kind("raw-evidence", required=("field",), optional=("category", "words"))
+def _raw_evidence(m: Mapping, lab: Lab, manifest: Manifest) -> float:
+    """The dataset's questions as its JSON holds them: ``unresolved``, how many cite an evidence id that is none
+    of their conversation's turns; of a ``category``, the share whose evidence spans several sessions
+    (``multi-session``) or one (``single-session``), or whose question starts with one of ``words``
+    (``starts``)."""
+    raw = lab.memo(("raw-dataset",), lambda: jsonio.load(dataset.resolve(lab.data_path)))
+    asked = []
+    for s in raw:
+        conv = s.get("conversation", {})
+        turns = {t.get("dia_id") for k, v in conv.items() if k.startswith("session_") and isinstance(v, list) for t in v}
+        asked += [(q, turns) for q in s.get("qa", []) if m.get("category") in (None, q.get("category"))]
+    field = m["field"]
+    if field == "unresolved":
+        return sum(any(e not in turns for e in q.get("evidence", [])) for q, turns in asked)
+    if field == "starts":
+        return sum(q["question"].startswith(tuple(m["words"])) for q, _ in asked) / len(asked)
+    if field in ("multi-session", "single-session"):
+        sessions = [{e.split(":")[0] for e in q.get("evidence", [])} for q, _ in asked]
+        several = sum(len(s) > 1 for s in sessions)
+        return (several if field == "multi-session" else len(sessions) - several) / len(sessions)
+    raise ValueError(f"unknown raw-evidence field {field!r}")
 
 
 @kind("raw-answers", required=("category",))

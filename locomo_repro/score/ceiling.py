@@ -11,7 +11,8 @@ the official key that comes from questions whose gold is wrong.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from ..data.audit import CITATION, CORRUPTING, TYPES, AuditError
 from ..data.dataset import ANSWERABLE, CATEGORIES, LOCOMO, DatasetError, Sample, load as load_dataset, resolve
@@ -69,22 +70,56 @@ def table(key: Key, samples: Sequence[Sample]) -> str:
     return "\n".join(lines) + "\n"
 
 
+@dataclass(frozen=True, slots=True)
+class Share:
+    """One arm's answerable F1 under the official key and the part of it from questions whose gold is wrong:
+    the answerable questions, their mean F1, how many of them have a wrong gold, and the share of the F1's sum
+    those give (None where the sum is 0)."""
+
+    n: int
+    f1: float
+    wrong: int
+    share: float | None
+
+
+def share(marks: Sequence[float], categories: Sequence[int], wrong: Sequence[bool]) -> Share:
+    """An arm's :class:`Share` from each question's official score, category and whether its gold is wrong."""
+    answerable = [c in ANSWERABLE for c in categories]
+    total = sum(m for m, a in zip(marks, answerable) if a)
+    from_wrong = sum(m for m, a, w in zip(marks, answerable, wrong) if a and w)
+    n = sum(answerable)
+    return Share(n, total / n if n else 0.0, sum(w for w, a in zip(wrong, answerable) if a),
+                 from_wrong / total if total else None)
+
+
+def wrong_gold(key: Key, position: int, questions: int) -> list[bool]:
+    """Per question of the conversation at ``position`` of the dataset (of ``questions`` questions), whether the
+    audit finds its gold wrong (a score-corrupting error: ``key`` the audited key)."""
+    return [(position, j) in key.errors and key.errors[position, j].corrupting for j in range(questions)]
+
+
+#: The heading of the shares' table.
+SHARES = "share of each arm's answerable F1 (official key) from questions whose gold is wrong"
+
+
+def share_table(title: str, arms: Mapping[str, Share]) -> str:
+    """The shares' table: a line per arm (in the order given) of its :class:`Share`, under ``title``."""
+    lines = [title, f"{'arm':<20}{'n':>6}{'F1':>8}{'wrong':>7}{'share':>8}"]
+    for arm, got in arms.items():
+        shown = f"{100 * got.share:7.2f}%" if got.share is not None else f"{'-':>8}"
+        lines.append(f"{arm:<20}{got.n:6d}{got.f1:8.3f}{got.wrong:7d}{shown}")
+    return "\n".join(lines) + "\n"
+
+
 def shares(key: Key, samples: Sequence[Sample], path: str) -> str:
     """Per arm of a predictions file, graded under the official key: its answerable F1, and the share of it
     that comes from questions whose gold the audit finds wrong."""
     predictions = read(path)
     wrong = [at is not None and at in key.errors and key.errors[at].corrupting
              for at in found(predictions, samples)]
-    lines = [f"{path}: share of each arm's answerable F1 (official key) from questions whose gold is wrong",
-             f"{'arm':<20}{'n':>6}{'F1':>8}{'wrong':>7}{'share':>8}"]
-    answerable = [q.category in ANSWERABLE for q in predictions.questions]
-    for arm, marks in grades(predictions).items():
-        total = sum(m for m, a in zip(marks, answerable) if a)
-        from_wrong = sum(m for m, a, w in zip(marks, answerable, wrong) if a and w)
-        n = sum(answerable)
-        share = f"{100 * from_wrong / total:7.2f}%" if total else f"{'-':>8}"
-        lines.append(f"{arm:<20}{n:6d}{total / n if n else 0.0:8.3f}{sum(wrong):7d}{share}")
-    return "\n".join(lines) + "\n"
+    categories = [q.category for q in predictions.questions]
+    return share_table(f"{path}: {SHARES}", {arm: share(marks, categories, wrong)
+                                             for arm, marks in grades(predictions).items()})
 
 
 def parser() -> flags.Parser:

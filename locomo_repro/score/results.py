@@ -100,8 +100,8 @@ def sums(records: Iterable[Graded]) -> Sums:
     for r in records:
         if r.held:
             continue
-        for key, kinds in ROWS:
-            if not kinds or r.category in kinds:
+        for key, kinds in ROWS:  # overall's F1, like the table's, over the categories with a gold answer
+            if r.category in (kinds or LOCOMO):
                 n, total = out[key]
                 out[key] = (n + 1, total + r.score)
     return out
@@ -258,6 +258,10 @@ class Results:
     version: int = VERSION
     tokens: Tokens | None = None  # what the model's endpoint reported (-model), else None
     judge: dict[str, object] | None = None  # the judge's facts (-judge), else None
+    #: ``-wrong-gold``'s figures per arm (of the first pass, under the official key): the answerable questions
+    #: ``n``, their mean ``f1``, the ``wrong`` ones (the audit finds their gold wrong) and the ``share`` of the
+    #: F1's sum those give (null where it is 0); None (no field in the file) without the flag.
+    wrong_gold: dict[str, dict[str, float | int | None]] | None = None
 
     @property
     def unavailable(self) -> str | None:
@@ -346,7 +350,29 @@ def document(results: Results) -> dict:
         "tokens": None if results.tokens is None else {
             "model": results.tokens.model, "prompt": results.tokens.prompt, "completion": results.tokens.completion,
             "replies": results.tokens.replies},
+        **({} if results.wrong_gold is None else {"wrong_gold": results.wrong_gold}),
     }
+
+
+class Shared(Protocol):
+    """One arm's share of its F1 from questions whose gold is wrong (``score.ceiling.Share``)."""
+
+    @property
+    def n(self) -> int: ...
+
+    @property
+    def f1(self) -> float: ...
+
+    @property
+    def wrong(self) -> int: ...
+
+    @property
+    def share(self) -> float | None: ...
+
+
+def wrong_gold(shares: Mapping[str, Shared]) -> dict[str, dict[str, float | int | None]]:
+    """The results file's ``wrong_gold`` field from each arm's share."""
+    return {arm: {"n": s.n, "f1": s.f1, "wrong": s.wrong, "share": s.share} for arm, s in shares.items()}
 
 
 def encode(results: Results) -> bytes:
@@ -542,9 +568,16 @@ def parse(data: object, path: str) -> Results:
     facts = data.get("judge") if isinstance(data, dict) else None
     if facts is not None and not isinstance(facts, dict):
         raise r.fail("", f"'judge' is {_kind(facts)}, not an object")
+    wrong = None
+    if isinstance(data, dict) and "wrong_gold" in data:
+        wrong = {}
+        for arm_name, got in r.mapping(data, "wrong_gold", "").items():
+            at = f"wrong_gold arm {arm_name}"
+            wrong[arm_name] = {"n": r.count(got, "n", at), "f1": r.number(got, "f1", at),
+                               "wrong": r.count(got, "wrong", at), "share": r.optional(got, "share", at)}
     return Results(sha256=sha256, conversations=tuple(conversations), settings=settings, signature=signature,
                    kit_version=kit_version, passes=tuple(passes), path=path, costs=costs, version=version, tokens=tokens,
-                   judge=facts)
+                   judge=facts, wrong_gold=wrong)
 
 
 def _bounds(r: _Reader, row: object, key: str, where: str) -> tuple[float, float] | None:

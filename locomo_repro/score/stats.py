@@ -30,7 +30,7 @@ import numpy as np
 
 from ..go import flags
 from ..data.audit import AuditError
-from ..data.dataset import ANSWERABLE, CATEGORIES, LOCOMO, DatasetError
+from ..data.dataset import ANSWERABLE, CATEGORIES, COGNITIVE, LOCOMO, DatasetError
 from ..score.metric import DECLINE, declined, grade
 from ..score import key, signature
 from ..score.predictions import Answered, Predictions, PredictionsError, gold, parse, read
@@ -291,7 +291,8 @@ def _abstention(questions: Sequence[Answered]) -> list[str]:
         n, total = 0, 0.0
         for k in kinds:
             n, total = n + count.get(k, 0), total + score.get(k, 0.0)
-        lines.append(f"{name:<14}{n:6d}  {go_f(go_div(total, float(n)), 6, 3)}")
+        f1 = go_f(go_div(total, float(n)), 6, 3) if kinds != (COGNITIVE,) else f"{'-':>6}"  # no gold answer
+        lines.append(f"{name:<14}{n:6d}  {f1}")
 
     for kind, name in CATEGORIES.items():  # the reference's ``Kinds`` order: 4, 1, 2, 3, 5 (then cognitive, if asked)
         if kind in LOCOMO or kind in count:
