@@ -100,10 +100,11 @@ def lab(samples):
 def command(lab):
     """``command(argv)``: what ``locomo-repro ARGV`` prints on stdout over the whole dataset, its ``-out`` file
     written into the current folder; the command line's own settings, report and writer (``cli.run_settings``,
-    ``cli.gathered``, ``cli.finish``) over the runs of the session's lab."""
+    ``cli.gathered``, ``cli.finish``, the signature ``bench.plan.signed``) over the runs of the session's lab."""
     import io
 
     from locomo_repro import cli
+    from locomo_repro.bench import plan
 
     def printed(argv: list[str]) -> str:
         args = cli.parser().parse_args(argv)
@@ -113,7 +114,7 @@ def command(lab):
         for outcome in lab.outcomes(settings):
             summary.add(outcome)
         out = io.StringIO()
-        cli.finish(summary, args, out, cli.run_signature(args, options))
+        cli.finish(summary, args, out, plan.signed(settings, cli.scope(args)))
         return out.getvalue()
 
     return printed

@@ -20,11 +20,12 @@ from typing import TYPE_CHECKING, TextIO
 from pathlib import Path
 
 from . import __version__
-from .bench.names import ARM_SETS, STEPS, plugin_sweep
+from .bench import plan
+from .bench.names import ARM_SETS, STEPS
 from .data.atomic import flushed, silence_stdout, unwritable_all, write_files
 from .data.progress import Progress
 from .go.flags import Parser, UsageError
-from .data.dataset import DatasetError, Sample, load_each, resolve
+from .data.dataset import DatasetError
 from .data.jsonio import InputError
 from .data.stop import Threads, WorkerError
 from .read.model import DEFAULT_BASE_URL, DEFAULT_MEMO, KEY_VARIABLES, Model, api_key, open_model, probe
@@ -34,7 +35,6 @@ from .score import signature
 from .score.key import AUDITED, Key, flag as key_flag, load as load_key
 
 if TYPE_CHECKING:
-    from .arms.plugin import Plugin
     from .bench import stream
     from .judge.figures import Judging
     from .judge.verdicts import Verdict
@@ -127,77 +127,32 @@ def parser() -> argparse.ArgumentParser:
 
 def sweep_spec(text: str) -> str:
     """``-sweep``'s value: a reader setting's name, or a plug-in's setting with its values (``names.plugin_sweep``)."""
-    if text in STEPS or plugin_sweep(text):
-        return text
-    raise argparse.ArgumentTypeError(f"invalid choice: {text!r} (choose from {', '.join(sorted(STEPS))}, or a "
-                                     f"plug-in's setting as 'ARM(KEY=V1,V2,...)', each value a number)")
+    if problem := plan.sweep_problem(text):
+        raise argparse.ArgumentTypeError(problem)
+    return text
 
 
 def options(args: argparse.Namespace) -> Options:
     """The run settings, checked."""
     opts = Options(k=args.k, floor=args.floor, span=args.span, band=args.band, parts=args.parts)
-    if problem := opts.problem():
+    if problem := opts.problem():  # before anything is imported: a refused flag loads no memory
         raise UsageError(problem)
-    if args.show < 0 or args.only < 0 or args.limit < 0:
+    if args.show < 0:
         raise UsageError("-show, -only and -limit take a count of 0 or more")
-    if args.conversations is not None and (not all(picked(args)) or len(set(picked(args))) < len(picked(args))):
-        raise UsageError(f"-conversations takes distinct sample ids separated by commas, got {args.conversations!r}")
-    if args.concurrency is not None and args.concurrency < 1:
-        raise UsageError(f"-concurrency must be at least 1, got {args.concurrency}")
-    if args.jobs < 1:
-        raise UsageError(f"-jobs must be at least 1, got {args.jobs}")
+    if found := plan.problem(run_settings(args, opts), scope(args)):
+        raise UsageError(found)
     if args.resume and args.model is not None:
         raise UsageError("-resume keeps runs without -model; a -model run resumes from its -memo folder, "
                          "which keeps every answer")
-    if args.retries < 0:
-        raise UsageError(f"-retries must be 0 or more, got {args.retries}")
     return opts
 
 
-def picked(args: argparse.Namespace) -> list[str]:
-    """The sample ids ``-conversations`` names, as given (none without it)."""
-    return args.conversations.split(",") if args.conversations is not None else []
-
-
-def chosen(args: argparse.Namespace, answer_key: Key = Key()) -> Iterator[Sample]:
-    """The conversations a run asks, one at a time, under ``answer_key`` (applied by each one's place in the
-    whole dataset): those ``-conversations`` names (each checked to be in the dataset before any is handed
-    out), the first ``-only`` of them, each with its first ``-limit`` questions."""
-    ids = picked(args)
-    if ids:
-        known = {s.id for s in load_each(args.data)}
-        if missing := [i for i in ids if i not in known]:
-            raise UsageError(f"-conversations: {', '.join(missing)}: no such sample id in the dataset")
-    handed = 0
-    read = 0 if ids else args.only
-    for sample in answer_key.each(load_each(args.data, read), read):
-        if ids and sample.id not in ids:
-            continue
-        if args.only and handed == args.only:
-            continue  # the rest still read: a bad file is refused whatever -only says
-        handed += 1
-        yield replace(sample, questions=sample.questions[: args.limit]) if args.limit else sample
-
-
-def asked(args: argparse.Namespace) -> int | None:
-    """How many questions the run asks (:func:`chosen`'s), counted from the dataset's items without building
-    them, for the progress line's time left; None where the file is not one the count can follow (the run
-    says why)."""
-    from .data.dataset import items
-
-    ids, n, handed = set(picked(args)), 0, 0
-    try:
-        for item in items(resolve(args.data)):
-            if ids and item.get("sample_id") not in ids:  # type: ignore[attr-defined]
-                continue
-            if args.only and handed == args.only:
-                break
-            handed += 1
-            qa = len(item.get("qa", ()))  # type: ignore[attr-defined]
-            n += min(qa, args.limit) if args.limit else qa
-    except (ValueError, OSError, RecursionError, AttributeError, TypeError, DatasetError):
-        return None
-    return n
+def scope(args: argparse.Namespace) -> plan.Scope:
+    """What the parsed flags ask of the run as a whole: the dataset, the conversations and questions, the
+    model beside, the worker processes."""
+    picked = tuple(args.conversations.split(",")) if args.conversations is not None else ()
+    return plan.Scope(data=args.data, conversations=picked, only=args.only, limit=args.limit, model=args.model,
+                      base=args.base, closed=args.closed, jobs=args.jobs)
 
 
 @contextlib.contextmanager
@@ -303,8 +258,9 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     if args.arms == "list":
         out.write(arms_listing())
         return 0
-    plugins = loaded(args)  # refused before any work
-    reader = model(args, at, lambda: str(run_signature(args, opts, plugins, load_key(args.key))))
+    settings, chosen = run_settings(args, opts), scope(args)
+    plugins = plan.loaded(settings, chosen)  # refused before any work
+    reader = model(args, at, lambda: str(plan.signed(settings, chosen, plugins, load_key(args.key))))
     judge = judging(args)
     outputs = [(flag, path) for flag, path in (("-out", args.out), ("-json", args.json)) if path]
     if args.out and args.sweep:  # the reference ignores -out with -sweep; so does the kit, but says so
@@ -320,31 +276,29 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     wrong = load_key(AUDITED) if args.wrong_gold else None
     from .bench import stream
 
-    settings = run_settings(args, opts)
     summary = gathered(args, settings, wrong)
     if reader is None:  # read, built and asked one conversation at a time: memory flat in the dataset's size
-        signed = run_signature(args, opts, plugins, answer_key, judge, wrong)
+        signed = plan.signed(settings, chosen, plugins, answer_key, judge, wrong)
         kept = None
         if args.resume:
             from .bench.resume import Kept
 
             kept = Kept(at / args.resume, str(signed), len(settings.passes()))
-        jobs = min(args.jobs, args.only or len(picked(args)) or args.jobs)  # no more workers than conversations asked for
         # a bar on a terminal, else a line every 10 s, with the time left
-        with Progress("questions", asked(args)) as progress, counted(progress, jobs == 1 and bool(plugins)):
-            for got in stream.outcomes(chosen(args, answer_key), settings, jobs, kept):
+        with Progress("questions", chosen.asked()) as progress, counted(progress, chosen.workers == 1 and bool(plugins)):
+            for got in stream.outcomes(chosen.samples(answer_key), settings, chosen.workers, kept):
                 summary.add(got)
                 progress.advance(got.questions)
         if kept is not None and kept.read:
             print(f"{PROG}: {kept.read} conversations read back from {args.resume}", file=sys.stderr)
-        signed = drawn(signed, summary.conversations)
+        signed = plan.drawn(signed, summary.conversations)
         signature.emit(signed)  # once the whole file is read: a bad one is one line
         return finish(summary, args, out, signed, answer_key, at, judge=judge)
     from .bench import experiment as bench
 
-    samples = list(chosen(args, answer_key))
-    base = run_signature(args, opts, plugins, answer_key, judge, wrong)
-    signed = drawn(base, len(samples))
+    samples = list(chosen.samples(answer_key))
+    base = plan.signed(settings, chosen, plugins, answer_key, judge, wrong)
+    signed = plan.drawn(base, len(samples))
     signature.emit(signed)
     # The model waits on the endpoint, not on a core: its run is asked from here, with threads (which a
     # Ctrl-C does not wait for: ``stop.Threads``).
@@ -364,27 +318,13 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     return status
 
 
-def loaded(args: argparse.Namespace) -> list[Plugin]:
-    """The plug-ins ``-arms`` names, loaded and checked before any work (``-sweep`` over a setting of one of
-    them included); a plug-in read by two readers (bm25, bm25+set) is named once."""
-    from .bench import experiment as bench  # here: --help and -stats need no memory
-
-    parts = bench.choose(args.arms)
-    plugins = list({part[0].name: part[0] for part in parts if not isinstance(part, str)}.values())
-    if args.sweep and (swept := plugin_sweep(args.sweep)):
-        if args.model:
-            raise UsageError(f"-sweep {args.sweep}: a plug-in's setting is swept without -model")
-        bench.swept_part(parts, swept)
-    return plugins
-
-
 def run_settings(args: argparse.Namespace, opts: Options) -> stream.Settings:
     """What the parsed flags ask each conversation to build and answer."""
     from .bench import stream
 
     return stream.Settings(options=opts, arm_set=args.arms, blind=args.blind, derive=not args.no_derived,
-                           coref=args.coref, sweep=args.sweep, concurrency=args.concurrency or 1,
-                           retries=args.retries)
+                           coref=args.coref, sweep=args.sweep,
+                           concurrency=1 if args.concurrency is None else args.concurrency, retries=args.retries)
 
 
 def gathered(args: argparse.Namespace, settings: stream.Settings, wrong: Key | None = None) -> stream.Report:
@@ -412,14 +352,12 @@ def finish(summary: stream.Report, args: argparse.Namespace, out: TextIO, signed
     facts: dict[str, object] = {}
     if judge is not None:  # shown the gold under the key; the questions it holds apart are not asked
         apart = frozenset() if answer_key.official else frozenset(
-            (s.id, i) for s in chosen(args, answer_key) for i, q in enumerate(s.questions) if q.held)
+            (s.id, i) for s in scope(args).samples(answer_key) for i, q in enumerate(s.questions) if q.held)
         made_verdicts, facts = judge.ask(replies, args.out or "the run's replies", apart)
     if args.json:
         from .score.results import encode, judged
 
-        opts = summary.settings.options
-        made = summary.results(run_settings_record(args, opts, answer_key), signature.file_sha256(resolve(args.data)),
-                               str(signed))
+        made = plan.results(summary, scope(args), signed, answer_key)
         if reader is not None:
             from .score.results import Tokens
 
@@ -452,50 +390,6 @@ def finish(summary: stream.Report, args: argparse.Namespace, out: TextIO, signed
             print(f"{PROG}: note: arm {name}: {failed} calls failed and were tried again (-retries {args.retries})",
                   file=sys.stderr)
     return 1 if any(v.failed for v in made_verdicts) else 0
-
-
-def run_settings_record(args: argparse.Namespace, opts: Options, answer_key: Key = Key()) -> dict[str, object]:
-    """What a results file records of the run's settings (docs/results.md): the arm set, the reader's settings
-    (the swept one null: each pass names its value), the ablations, ``-only``, the model, and an answer key
-    other than the official one (its name and its errors file's sha256)."""
-    record: dict[str, object] = {"arms": args.arms}
-    record.update({name: None if name == args.sweep else getattr(opts, name) for name in ("k", "floor", "span", "band", "parts")})
-    record.update(sweep=args.sweep, only=args.only, conversations=picked(args) or None, limit=args.limit,
-                  blind=args.blind, derived=not args.no_derived, coref=args.coref,
-                  model=args.model, endpoint=signature.endpoint(args.base) if args.model else None,
-                  closed=args.closed)
-    if not answer_key.official:
-        record.update(key=answer_key.name, key_sha256=answer_key.sha256)
-    return record
-
-
-def drawn(signed: signature.Signature, conversations: int) -> signature.Signature:
-    """A run's signature, naming the Monte Carlo bootstrap its results file's intervals take (its resamples
-    and seed) where it has more conversations than the exact bootstrap enumerates; as it was otherwise."""
-    from .score import resamples
-
-    if resamples.method(conversations)["method"] == "exact":
-        return signed
-    return signed.plus(resamples.signed(conversations))
-
-
-def run_signature(args: argparse.Namespace, opts: Options, plugins: Sequence[Plugin] = (),
-                  answer_key: Key = Key(), judge: Judging | None = None, wrong: Key | None = None
-                  ) -> signature.Signature:
-    """The signature of the numbers a run prints (``signature.run`` over the parsed flags), naming every
-    plug-in with where its factory lives and its package's version, an answer key other than the official,
-    the judge of ``-judge`` (its name, model and prompt's sha256, as ``judge run`` signs them) and the errors
-    file ``-wrong-gold`` reads."""
-    settings = [(name, getattr(opts, name)) for name in ("k", "floor", "span", "band", "parts")]
-    return signature.run(
-        signature.file_digest(resolve(args.data)), args.arms, settings, sweep=args.sweep, blind=args.blind,
-        derive=not args.no_derived, coref=args.coref, only=args.only, conversations=picked(args), limit=args.limit,
-        model=args.model, base=args.base,
-        closed=args.closed, plugins=[p.describe() for p in plugins],
-    ).plus(*answer_key.signed()).plus(*(() if judge is None else (
-        ("judge", judge.judge.name), ("judge-model", judge.client.model),
-        ("judge-prompt", judge.judge.prompt_sha256[:signature.PREFIX])))).plus(
-        *(() if wrong is None else (("wrong-gold", wrong.sha256[:8]),)))
 
 
 def arms_listing() -> str:

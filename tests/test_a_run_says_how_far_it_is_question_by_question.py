@@ -24,7 +24,7 @@ def test_the_progress_line_counts_questions_and_a_plugins_calls(monkeypatch, cap
 
 def test_the_questions_asked_are_counted_as_the_run_will_ask_them(samples):
     def asked(*argv: str) -> int | None:
-        return cli.asked(cli.parser().parse_args(list(argv)))
+        return cli.scope(cli.parser().parse_args(list(argv))).asked()
 
     assert asked() == sum(len(s.questions) for s in samples)
     assert asked("-only", "2", "-limit", "7") == 14

@@ -69,6 +69,14 @@ def test_no_module_imports_a_layer_above_its_own(module, path):
     assert not above, f"{module} (layer {LAYERS[mine] or 'top'}) imports {above}"
 
 
+def test_nothing_but_main_imports_the_command_line():
+    """The command line is the top floor, a thin layer over the rest: ``api`` included, no module imports
+    ``locomo_repro.cli`` but ``locomo_repro/__main__.py``, which runs it."""
+    importers = sorted(m for m, path in modules() if "locomo_repro.cli" in imported(m, path)
+                       and path != PACKAGE / "__main__.py")
+    assert importers == []
+
+
 def test_the_layer_rule_sees_an_upward_import(tmp_path):
     """The checker itself: a memory module importing the experiment is caught."""
     fake = tmp_path / "cite.py"

@@ -222,23 +222,39 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """``locomo-repro judge stats FILE…``: the table on stdout, notes on stderr; bad input one line, exit 2."""
-    try:
-        args = parser().parse_args(argv)
+@dataclass(frozen=True, slots=True)
+class Measured:
+    """The table of judged files: each file's path, shape and signature, the notes, the rows."""
 
-        @lru_cache(maxsize=1)
-        def dataset() -> tuple[Sample, ...]:
-            return tuple(load(args.data))
+    files: list[dict[str, str]]
+    notes: list[str]
+    rows: list[Row]
 
-        read_files = [read(path, dataset) for path in args.files]
-        key = read_key(args.wrong, dataset()) if args.wrong else None
-        graded = answer_key.load(args.key)
-        audit = None if graded.official else audited(graded, graded.samples(list(dataset())))
-    except (flags.UsageError, JudgedError, DatasetError, AuditError) as err:
-        print(f"{PROG}: {err}", file=sys.stderr)
-        return 2
-    names = labels(args.files)
+    def head(self) -> dict[str, object]:
+        """What ``--format json`` gives before the rows (schema ``locomo-repro/judge-stats``)."""
+        return {"schema": SCHEMA, "version": VERSION, "files": self.files, "notes": self.notes}
+
+    def document(self) -> dict[str, object]:
+        """The table as ``--format json`` gives it."""
+        return {**self.head(), "rows": self.rows}
+
+
+def measured(paths: Sequence[str], wrong: str | None = None, data: str | None = None,
+             key: str = answer_key.OFFICIAL) -> Measured:
+    """What the verdicts of the judged files at ``paths`` measure, the table ``judge stats`` prints;
+    ``wrong`` an answer key the replies were written to be wrong against, ``data`` the dataset the files
+    without question ids are matched to, ``key`` the answer key graded under (``-key``).  Raises
+    ``JudgedError``, ``DatasetError``, ``AuditError`` or ``UsageError`` (one line) for bad input."""
+
+    @lru_cache(maxsize=1)
+    def dataset() -> tuple[Sample, ...]:
+        return tuple(load(data))
+
+    read_files = [read(path, dataset) for path in paths]
+    wrong_key = read_key(wrong, dataset()) if wrong else None
+    graded = answer_key.load(key)
+    audit = None if graded.official else audited(graded, graded.samples(list(dataset())))
+    names = labels(paths)
     table: list[Row] = []
     notes: list[str] = []
     first = _arms(read_files[0].verdicts)
@@ -258,7 +274,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         mine: list[Row] = []
         for arm, verdicts in by_arm.items():
             if not m.is_probe(arm):
-                mine += arm_rows(label, arm, verdicts, key, audit)
+                mine += arm_rows(label, arm, verdicts, wrong_key, audit)
         mine += probe_rows(label, by_arm)
         if judged is not read_files[0]:
             mine += paired_rows(label, names[0], first, by_arm)
@@ -266,14 +282,22 @@ def main(argv: Sequence[str] | None = None) -> int:
             notes.append(note)
         notes += stated_notes(judged, mine) if mine else []
         table += mine
-    signed = [str(signature(j, graded)) for j in read_files]
-    head = {"schema": SCHEMA, "version": VERSION,
-            "files": [{"path": j.path, "shape": j.shape, "signature": sign} for j, sign in zip(read_files, signed)],
-            "notes": notes}
-    sys.stdout.write(tabulated(table, FIELDS, args.format, head, signed=(),
+    return Measured([{"path": j.path, "shape": j.shape, "signature": str(signature(j, graded))} for j in read_files],
+                    notes, table)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``locomo-repro judge stats FILE…``: the table on stdout, notes on stderr; bad input one line, exit 2."""
+    try:
+        args = parser().parse_args(argv)
+        got = measured(args.files, args.wrong, args.data, args.key)
+    except (flags.UsageError, JudgedError, DatasetError, AuditError) as err:
+        print(f"{PROG}: {err}", file=sys.stderr)
+        return 2
+    sys.stdout.write(tabulated(got.rows, FIELDS, args.format, got.head(), signed=(),
                                left=("file", "arm", "figure", "row")))
-    for line in notes:
+    for line in got.notes:
         print(f"note: {line}", file=sys.stderr)
-    for sign in signed:
-        print(f"signature: {sign}", file=sys.stderr)
+    for each in got.files:
+        print(f"signature: {each['signature']}", file=sys.stderr)
     return 0
