@@ -14,7 +14,9 @@ its questions, answers or evidence).  What it returns is one of two kinds:
   context is the ids it returns, and with none evidence recall is absent, not 1.
 
 An object with both says which it is by ``kind = "memory"`` or ``"answerer"`` (:func:`kind`); a memory that
-returns more than ``k`` cites on purpose (the whole conversation) says ``bounded = False``.  A memory class
+returns more than ``k`` cites on purpose (the whole conversation) says ``bounded = False``; a factory whose
+figures rest on another distribution's code or weights names it in ``libraries`` (``("wordllama",)``), and the
+signature names that distribution's version beside the plug-in's own.  A memory class
 that defines ``add(session)`` is fed the conversation session by session (:func:`fed`, :class:`Session`):
 its factory gets no turn, then each session in order, then the questions.
 
@@ -41,7 +43,7 @@ import traceback
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib.metadata import EntryPoint, entry_points, packages_distributions, version
+from importlib.metadata import EntryPoint, PackageNotFoundError, entry_points, packages_distributions, version
 from typing import Any, Protocol, TextIO, runtime_checkable
 
 from datetime import datetime
@@ -379,7 +381,23 @@ def load(spec: str) -> Plugin:
                 raise PluginError(f"-arms {spec}: {module}:{attr}: {err}") from None
     if not _NAME.match(name) or name.endswith(SET):
         raise PluginError(f"-arms {spec}: the arm name {name!r} is not a plain name (letters, digits, _ . -)")
-    return Plugin(name, f"{module}:{attr}", dist_version, factory)
+    return Plugin(name, f"{module}:{attr}", ", ".join([v for v in (dist_version, *_libraries(factory)) if v]), factory)
+
+
+def _libraries(factory: object) -> list[str]:
+    """The distributions a factory names as backing it (its ``libraries`` attribute: a plug-in shipped inside
+    a package whose figures depend on another's, as ``dense`` on wordllama), each with its installed version
+    (``"wordllama 0.4.0"``; one not installed is left out)."""
+    named = getattr(factory, "libraries", ())
+    if not isinstance(named, tuple) or not all(isinstance(d, str) for d in named):
+        return []
+    out = []
+    for dist in named:
+        try:
+            out.append(f"{dist} {version(dist)}")
+        except PackageNotFoundError:
+            continue
+    return out
 
 
 @dataclass(frozen=True, slots=True)
