@@ -199,11 +199,13 @@ def cost(each: Sequence[Measured]) -> Cost:
 @dataclass(frozen=True, slots=True)
 class Pass:
     """One pass of a run: the swept setting and its value (None without ``-sweep``), the reader's settings
-    it was asked with, and its arms in table order."""
+    it was asked with, and its arms in table order; in a sweep over a plug-in's setting, what the swept arms'
+    variant of this pass's value cost (the plug-in is built once per value; empty otherwise)."""
 
     sweep: tuple[str, float] | None
     options: dict[str, float]
     arms: dict[str, Arm]
+    costs: dict[str, Cost] = field(default_factory=dict)  # a plug-in sweep's: each swept arm's variant, by arm
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,6 +224,11 @@ class Results:
     costs: dict[str, Cost] = field(default_factory=dict)  # by arm (none in a version 1 file)
     version: int = VERSION
     tokens: Tokens | None = None  # what the model's endpoint reported (-model), else None
+
+    def cost(self, at: int, arm: str) -> Cost | None:
+        """What ``arm`` cost in pass ``at``: its variant's in a sweep over its own plug-in's setting, else the
+        run's (None: not measured, or a version 1 file)."""
+        return self.passes[at].costs.get(arm) or self.costs.get(arm)
 
     @property
     def unavailable(self) -> str | None:
@@ -461,16 +468,29 @@ def parse(data: object, path: str) -> Results:
                 **{k: r.number(shown, k, f"{at} evidence") for k in ("turns", "characters", "words")})
             arms[arm_name] = Arm(rows=rows, conversations=tuple(each), evidence=evidence)
         passes.append(Pass(sweep=swept, options=options, arms=arms))
+        if version >= 2 and "cost" in p:  # a sweep over a plug-in's setting: its variant's cost in each pass
+            passes[-1] = replace(passes[-1], costs=_costs(r, r.mapping(p, "cost", where), f"{where} cost",
+                                                          len(conversations)))
+    costs = _costs(r, r.mapping(data, "cost", ""), "cost", len(conversations)) if version >= 2 else {}
+    said = r.field(data, "tokens", "") if version >= 2 else None
+    tokens = None if said is None else Tokens(model=r.text(said, "model", "tokens"),
+                                              **{k: r.count(said, k, "tokens") for k in ("prompt", "completion", "replies")})
+    return Results(sha256=sha256, conversations=tuple(conversations), settings=settings, signature=signature,
+                   kit_version=kit_version, passes=tuple(passes), path=path, costs=costs, version=version, tokens=tokens)
+
+
+def _costs(r: _Reader, given: dict, where: str, conversations: int) -> dict[str, Cost]:
+    """The costs by arm of a ``cost`` object (the run's, or a pass's), each checked."""
     costs = {}
-    for arm_name, c in (r.mapping(data, "cost", "").items() if version >= 2 else ()):
-        at = f"cost {arm_name}"
+    for arm_name, c in given.items():
+        at = f"{where} {arm_name}"
         build, calls = r.mapping(c, "build", at), r.mapping(c, "calls", at)
         per = r.listed(build, "conversations", f"{at} build")
-        if len(per) != len(conversations) or not all(
+        if len(per) != conversations or not all(
                 isinstance(s, (int, float)) and not isinstance(s, bool) for s in per):
             raise r.fail(f"{at} build", "'conversations' is not a number per conversation")
         added = r.field(build, "sessions", f"{at} build")
-        if added is not None and not (isinstance(added, list) and len(added) == len(conversations) and all(
+        if added is not None and not (isinstance(added, list) and len(added) == conversations and all(
                 isinstance(s, list) and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in s)
                 for s in added)):
             raise r.fail(f"{at} build", "'sessions' is neither null nor a list of numbers per conversation")
@@ -479,11 +499,7 @@ def parse(data: object, path: str) -> Results:
                                calls=r.count(calls, "n", f"{at} calls"), seconds=r.number(calls, "seconds", f"{at} calls"),
                                p50=r.optional(calls, "p50", f"{at} calls"), p95=r.optional(calls, "p95", f"{at} calls"),
                                p99=r.optional(calls, "p99", f"{at} calls"), failures=r.count(c, "failures", at))
-    said = r.field(data, "tokens", "") if version >= 2 else None
-    tokens = None if said is None else Tokens(model=r.text(said, "model", "tokens"),
-                                              **{k: r.count(said, k, "tokens") for k in ("prompt", "completion", "replies")})
-    return Results(sha256=sha256, conversations=tuple(conversations), settings=settings, signature=signature,
-                   kit_version=kit_version, passes=tuple(passes), path=path, costs=costs, version=version, tokens=tokens)
+    return costs
 
 
 def read(path: str | Path) -> Results:
