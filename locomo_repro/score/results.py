@@ -186,6 +186,13 @@ def percentile(ordered: Sequence[float], q: float) -> float | None:
     return ordered[max(math.ceil(q * len(ordered)), 1) - 1] if ordered else None
 
 
+def variant(arm: str, at: int) -> str:
+    """Where a run keeps what pass ``at``'s variant of a swept plug-in's arm cost, among its arms' costs: the
+    arm's own name for the first pass (and for any arm not swept), ``arm@2`` for the third (no arm name holds
+    an ``@``)."""
+    return f"{arm}@{at}" if at else arm
+
+
 def cost(each: Sequence[Measured]) -> Cost:
     """An arm's cost over a run from its cost in each conversation (in run order)."""
     calls = sorted(c for m in each for c in m.calls)
@@ -278,6 +285,7 @@ def document(results: Results) -> dict:
         "passes": [
             {
                 "sweep": None if p.sweep is None else {"setting": p.sweep[0], "value": p.sweep[1]},
+                **({"cost": {arm_name: _cost(got) for arm_name, got in p.costs.items()}} if p.costs else {}),
                 "options": p.options,
                 "arms": {
                     arm_name: {
@@ -321,14 +329,15 @@ def run(
     file keeps them in name order, as the table), ``conversations`` each conversation's sums per pass and arm;
     ``sweep`` the swept setting's name and its value in each pass (None without ``-sweep``); ``evidence`` per
     pass each arm's evidence summed (questions, turns, characters, words), ``spent`` each arm's cost in each
-    conversation."""
+    conversation (a swept plug-in's variant of pass ``i`` under :func:`variant`: each pass then has its own)."""
     made = []
     for i, (options, tallies) in enumerate(passes):
         summed = evidence[i] if i < len(evidence) else {}
         arms = {a: replace(arm(tallies[a], [(sample, each[i][a]) for sample, each in conversations]),
                            evidence=mean_evidence(summed.get(a))) for a in sorted(tallies)}
         swept = None if sweep is None else (sweep[0], sweep[1][i])
-        made.append(Pass(sweep=swept, options={o: options[o] for o in OPTIONS}, arms=arms))
+        variants = {a: cost(spent[variant(a, i)]) for a in arms if variant(a, 1) in spent and variant(a, i) in spent}
+        made.append(Pass(sweep=swept, options={o: options[o] for o in OPTIONS}, arms=arms, costs=variants))
     return Results(sha256=sha256, conversations=tuple(sample for sample, _ in conversations), settings=dict(settings),
                    signature=signature, kit_version=__version__, passes=tuple(made),
                    costs={a: cost(spent[a]) for a in sorted(spent) if a in made[0].arms} if made else {})
