@@ -45,6 +45,9 @@ def test_a_model_run_prints_writes_and_keeps_no_key(tmp_path):
     assert done.returncode == 0 and stub.requests
     assert "Paris [redacted]" in done.stdout
     assert KEY not in done.stdout + done.stderr
-    written = [(tmp_path / "out.json").read_text()] + [p.read_text() for p in (tmp_path / "said").iterdir()]
+    kept = sorted((tmp_path / "said").iterdir())
+    answers = [p for p in kept if p.suffix != ".whole"]  # the memo's answers, beside its note that they are whole
+    written = [(tmp_path / "out.json").read_text()] + [p.read_text() for p in answers]
     escaped = json.dumps(KEY)[1:-1]  # as -out's JSON would write it
     assert len(written) > 1 and all(KEY not in text and escaped not in text and "[redacted]" in text for text in written)
+    assert all(KEY not in p.read_text() and escaped not in p.read_text() for p in kept)

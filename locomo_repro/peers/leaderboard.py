@@ -355,7 +355,7 @@ def measured(src: Entry, samples: Sequence[Sample], audited: answer_key.Key | No
     got = src.predictions
     assert got is not None
     one = replace(got, arms=(src.arm,))
-    table = official.scores(one, official.kit_eval_question_answering)[src.arm]
+    table = official.recorded(one, official.kit_eval_question_answering)[src.arm]
     counts = official.counts(one)
     grades = stats.grades(one)[src.arm]
     row.n, row.adversarial_n, row.overall_n = counts[RANKED], counts["adversarial"], counts["overall"]
@@ -381,7 +381,7 @@ def measured(src: Entry, samples: Sequence[Sample], audited: answer_key.Key | No
         row.j, row.j_overall = measures.j(src.verdicts, ANSWERABLE), measures.j(src.verdicts, EVERY)
     if audited is not None and row.n:
         regraded, _ = audited.predictions(one, keyed)
-        row.audited_f1 = _finite(official.scores(regraded, official.kit_eval_question_answering)[src.arm][RANKED][0])
+        row.audited_f1 = _finite(official.recorded(regraded, official.kit_eval_question_answering)[src.arm][RANKED][0])
     return row
 
 

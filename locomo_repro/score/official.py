@@ -313,6 +313,23 @@ def sums(predictions: Predictions, scorer: Scorer) -> dict[str, tuple[dict[int, 
     return {arm: (score[arm], reach[arm]) for arm in arms}
 
 
+def recorded(predictions: Predictions, scorer: Scorer) -> dict[str, dict[str, tuple[float, float]]]:
+    """``{arm: {row: (F1, evidence recall)}}`` as the kit records a mean of several categories (the results
+    file, ``official --json``): the categories' sums (:func:`sums`) added in turn in category number order
+    (``metric.in_turn``), then divided by the row's count; an empty row is nan.  The same means as
+    :func:`scores` but for the last bit, which follows ``score.py``'s own order of its table."""
+    summed = sums(predictions, scorer)
+    n = counts(predictions)
+    return {
+        arm: {
+            row: tuple(metric.in_turn(summed[arm][part][k] for k in sorted(kinds)) / n[row] if n[row] else math.nan
+                       for part in (0, 1))  # type: ignore[misc]
+            for row, kinds in ROWS.items()
+        }
+        for arm in predictions.arms
+    }
+
+
 def scores(predictions: Predictions, scorer: Scorer) -> dict[str, dict[str, tuple[float, float]]]:
     """``{arm: {row: (F1, evidence recall)}}`` as the reference ``score.py`` computes them.
 
