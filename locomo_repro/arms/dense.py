@@ -49,6 +49,7 @@ class Dense:
     """A conversation's turns as unit vectors, recalled by cosine similarity to the question."""
 
     name = "dense"
+    libraries = ("wordllama",)  # its model and weights: the signature names wordllama's version too
 
     def __init__(self, conversation: Conversation) -> None:
         self.ids = [t.id for t in conversation.turns]

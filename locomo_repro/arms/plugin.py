@@ -14,7 +14,9 @@ its questions, answers or evidence).  What it returns is one of two kinds:
   context is the ids it returns, and with none evidence recall is absent, not 1.
 
 An object with both says which it is by ``kind = "memory"`` or ``"answerer"`` (:func:`kind`); a memory that
-returns more than ``k`` cites on purpose (the whole conversation) says ``bounded = False``.  A memory class
+returns more than ``k`` cites on purpose (the whole conversation) says ``bounded = False``; a factory whose
+figures rest on another distribution's code or weights names it in ``libraries`` (``("wordllama",)``), and the
+signature names that distribution's version beside the plug-in's own.  A memory class
 that defines ``add(session)`` is fed the conversation session by session (:func:`fed`, :class:`Session`):
 its factory gets no turn, then each session in order, then the questions.
 
@@ -377,6 +379,7 @@ def load(spec: str) -> Plugin:
             raise PluginError(f"-arms {spec}: {module}:{attr} is a {type(factory).__name__}, not a class or function")
         given = getattr(factory, "name", None)
         name = given if type(given) is str else fallback
+        backing = _libraries(factory)
         if isinstance(factory, type):  # a class says its kind before any work; a function's object, once made
             try:
                 kind(factory)
@@ -384,7 +387,25 @@ def load(spec: str) -> Plugin:
                 raise PluginError(f"-arms {spec}: {module}:{attr}: {err}") from None
     if not _NAME.match(name) or name.endswith(SET):
         raise PluginError(f"-arms {spec}: the arm name {name!r} is not a plain name (letters, digits, _ . -)")
-    return Plugin(name, f"{module}:{attr}", dist_version, factory)
+    return Plugin(name, f"{module}:{attr}", ", ".join([v for v in (dist_version, *backing) if v]), factory)
+
+
+def _libraries(factory: object) -> list[str]:
+    """The distributions a factory names as backing it (its ``libraries`` attribute: a plug-in shipped inside
+    a package whose figures depend on another's, as ``dense`` on wordllama), each with its installed version
+    (``"wordllama 0.4.0"``; one not installed is left out)."""
+    from importlib.metadata import PackageNotFoundError, version  # here: a run of the built-in arms reads no metadata
+
+    named = getattr(factory, "libraries", ())
+    if not isinstance(named, tuple) or not all(isinstance(d, str) for d in named):
+        return []
+    out = []
+    for dist in named:
+        try:
+            out.append(f"{dist} {version(dist)}")
+        except PackageNotFoundError:
+            continue
+    return out
 
 
 @dataclass(frozen=True, slots=True)

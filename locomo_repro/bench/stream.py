@@ -98,14 +98,16 @@ Evidence = tuple[int, int, int, int]
 
 
 def spent(case: bench.Case) -> dict[str, Spent]:
-    """Every arm's cost over a case asked, in the case's arm order."""
+    """Every arm's cost over a case asked, in the case's arm order; a swept plug-in's variant of each pass
+    under ``results.variant``."""
     out = {}
     for arm in case.arms:
         made = arm.answerer if arm.answerer is not None else arm.memory
-        if arm.name in out:
+        key = saved.variant(arm.name, arm.at or 0)  # a swept plug-in: each value's variant its own
+        if key in out:
             continue
         if isinstance(made, (Plugged, Asked)):
-            out[arm.name] = Spent(made.built, tuple(made.calls), made.failures, made.name, tuple(made.sessions))
+            out[key] = Spent(made.built, tuple(made.calls), made.failures, made.name, tuple(made.sessions))
         elif arm.remote:
             out[arm.name] = Spent(0.0, tuple(case.timed.get(arm.name, ())), 0, arm.name)
         else:
@@ -383,8 +385,9 @@ class Report:
         """One line per arm of what it cost (measured: for stderr, never stdout) and the evidence it handed its
         reader a question, in table order."""
         lines = []
-        for arm in self.arms:
-            got = saved.cost(self.spent.get(arm, ()))
+        plugged = plugin_sweep(self.settings.sweep) if self.settings.sweep else None
+        for at, arm in self._costed(len(plugged.values) if plugged else 1):
+            got = saved.cost(self.spent.get(saved.variant(arm, at), ()))
             each = f"{_seconds(got.build / max(len(got.conversations), 1))} a conversation"
             if got.sessions is not None:
                 added = [s for per in got.sessions for s in per]
@@ -393,12 +396,22 @@ class Report:
             if got.calls:
                 said.append(f"{got.calls} calls, p50 {_seconds(got.p50)}, p95 {_seconds(got.p95)}, "
                             f"p99 {_seconds(got.p99)}")
-            shown = saved.mean_evidence(self.evidence[0].get(arm))
+            shown = saved.mean_evidence(self.evidence[at].get(arm))
             if shown is not None:
                 said.append(f"evidence {shown.turns:.1f} turns, {shown.characters:.0f} characters, "
                             f"{shown.words:.0f} words a question")
-            lines.append(f"cost of {arm}: " + "; ".join(said))
+            value = f" ({plugged.key}={plugged.values[at]:g})" if plugged and saved.variant(arm, 1) in self.spent else ""
+            lines.append(f"cost of {arm}{value}: " + "; ".join(said))
         return lines
+
+    def _costed(self, values: int) -> list[tuple[int, str]]:
+        """The (pass, arm) whose cost is said, in table order: each arm once, and in a sweep over ``values``
+        values of a plug-in's setting the swept arm once per value (each value's variant is built and costs
+        its own)."""
+        out = []
+        for arm in self.arms:
+            out += [(at, arm) for at in range(values if saved.variant(arm, 1) in self.spent else 1)]
+        return out
 
     @property
     def arms(self) -> list[str]:

@@ -1,7 +1,8 @@
 """``locomo-repro report`` / ``locomo-repro report``: write the one-page HTML report.
 
     locomo-repro report [-o report.html] [--data PATH] [--only N] [--predictions FILE ...]
-                        [--judged FILE ...] [--claims recorded|measure | --verdicts FILE] [--manifest PATH]
+                        [--judged FILE ...] [--results FILE ...] [--claims recorded|measure | --verdicts FILE]
+                        [--manifest PATH]
 
 Builds the main and the walk arm sets once each, in worker processes, asked at
 floor 0 (which gives every floor of the trade-off and the default run),
@@ -28,8 +29,10 @@ from ..go import flags
 from ..score import key as answer_key
 
 if TYPE_CHECKING:
+    from .. import claims
     from ..data.dataset import Sample
     from ..judge.files import Judged
+    from ..score.results import Results
     from ..score.predictions import Predictions
     from . import page
 
@@ -58,6 +61,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--judged", nargs="+", default=[], metavar="FILE",
                    help="judged files of the --predictions files' replies (judge run's), paired with them in order: "
                         "J beside the F1, the judge's leniency and its agreement with each file's own verdicts")
+    p.add_argument("--results", nargs="+", default=[], metavar="FILE",
+                   help="results files (-json): each arm's F1 against what it cost, beside the kit's own arms")
     p.add_argument("--claims", choices=("recorded", "measure"), default="recorded",
                    help="claims as claims.yaml records them (default, seconds) or measured again (minutes)")
     p.add_argument("--verdicts", metavar="FILE",
@@ -82,6 +87,7 @@ def build(args: argparse.Namespace) -> str:
     from ..judge import files as judged_files
     from ..read.reader import Options
     from ..score import predictions as predictions_file
+    from ..score import results as results_file
     from ..score import signature, stats
     from ..score.figures import verdicts as own_judge
     from . import figures, page, plots
@@ -96,6 +102,7 @@ def build(args: argparse.Namespace) -> str:
         read, _ = answer_key.keyed(args.key, predictions_file.read(path), args.data)
         stats.bootstrappable(read)
         others.append((path, read, own_judge(read)))
+    spent = [(path, results_file.read(path)) for path in args.results]
     manifest = claims.load(args.manifest)
     manifest_path = Path(args.manifest) if args.manifest else claims.default_path()
     verdicts_file = jsonio.read(args.verdicts) if args.verdicts else None  # read once: read, then signed
@@ -149,7 +156,34 @@ def build(args: argparse.Namespace) -> str:
         view = figures.recorded_claims(manifest)
         claims_sig = signature.Signature((manifest_sig, ("verdicts", "recorded")))
     board = _leaderboard(args, published, lab.predictions(runs[0]), others, data) if args.leaderboard else ""
-    return page.render(view, str(claims_sig), tradeoffs, sources, files, board)
+    costs = _costs(spent, lab, runs, data, settings, args.only, graded.signed()) if spent else []
+    return page.render(view, str(claims_sig), tradeoffs, sources, files, board, costs)
+
+
+def _costs(spent: Sequence[tuple[str, Results]], lab: claims.Lab, runs: Sequence[claims.Run], data: str,
+           settings: Sequence[tuple[str, float]], only: int, signed: Sequence[tuple[str, str]]) -> list[page.Costs]:
+    """Quality against cost: each results file as it records its arms, then each of the kit's arm sets as the
+    report's own run measured it (its builds and calls timed on this machine, at the default settings)."""
+    from ..bench import stream
+    from ..score import signature
+    from . import figures, page, plots
+
+    out = []
+    for i, (path, got) in enumerate(spent, 1):
+        digest = signature.file_digest(path)
+        title = f"{Path(path).name} (results {digest}, {len(got.conversations)} conversations)"
+        sig = signature.Signature((("results", digest), ("run", got.signature)))
+        points = tuple(figures.spending(got))
+        out.append(page.Costs(f"results-{i}", title, str(sig), points, plots.spending(points, f"cost-results-{i}", title)))
+    for arms, run in zip(ARM_SETS, runs):
+        made = stream.Report(run.settings, sums=True)
+        for outcome in lab.outcomes(run.settings):
+            made.add(outcome)
+        sig = signature.run(data, arms, settings, only=only).plus(*signed)
+        title = f"-arms {arms}, default settings, measured by this report's run"
+        points = tuple(figures.spending(made.results({}, "", str(sig))))
+        out.append(page.Costs(arms, title, str(sig), points, plots.spending(points, f"cost-{arms}", title)))
+    return out
 
 
 def _leaderboard(args: argparse.Namespace, samples: Sequence[Sample], kit: Predictions,
@@ -202,6 +236,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from ..data.dataset import DatasetError
     from ..data.jsonio import InputError
     from ..score.predictions import PredictionsError
+    from ..score.results import ResultsError
     from .figures import VerdictsError
 
     try:
@@ -217,7 +252,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise ReportError("matplotlib is not installed: pip install 'locomo-repro[report]' "
                               "(from a clone of the kit: pip install '.[report]')")
         out = Path(args.out)
-        inputs = [*(("--predictions", p) for p in args.predictions), ("--verdicts", args.verdicts),
+        inputs = [*(("--predictions", p) for p in args.predictions), *(("--results", p) for p in args.results),
+                  ("--verdicts", args.verdicts),
                   ("--data", args.data or os.environ.get("LOCOMO_DATA")), ("--manifest", args.manifest)]
         if problem := unwritable(out):  # before any work
             raise ReportError(f"{out}: {problem}")
@@ -225,8 +261,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise ReportError(problem)
         text = build(args)
         write_atomic(out, text.encode("utf-8"))
-    except (ReportError, DatasetError, PredictionsError, claims.ManifestError, VerdictsError, InputError,
-            AuditError) as err:
+    except (ReportError, DatasetError, PredictionsError, ResultsError, claims.ManifestError, VerdictsError,
+            InputError, AuditError) as err:
         print(f"{PROG}: {err}", file=sys.stderr)
         return 2
     except OSError as err:

@@ -10,6 +10,9 @@
   and the answerable half, exactly the numbers ``-stats`` prints.
 * :func:`recorded_claims` and :func:`measured_claims`: claims per status and
   every refuted one, published against measured.
+* :func:`spending`: each arm's answerable and overall F1 beside what it cost, from
+  a results file (``-json``) or the report's own run: the evidence handed to its
+  reader a question (words) and the median seconds of one call.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from ..judge import measures
 from ..judge.figures import on_replies, own
 from ..judge.measures import Figure
 from ..judge.verdicts import Verdict
+from ..score import results as saved
 from ..score import stats
 from ..score.predictions import Predictions
 
@@ -109,6 +113,21 @@ class Difference:
     point: float
     low: float
     high: float
+
+
+@dataclass(frozen=True, slots=True)
+class Spending:
+    """One arm of one pass beside its cost: its label (the arm, with the swept value in a sweep), answerable and
+    overall F1 (the results file's floats), the words of evidence handed to its reader a question on average
+    (None: it named none), and the median wall seconds of one of its calls with their count (None: no call
+    measured)."""
+
+    label: str
+    answerable: float
+    overall: float
+    words: float | None
+    p50: float | None
+    calls: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,6 +253,22 @@ def differences(predictions: Predictions) -> list[Difference]:
             diff = [a - b for a, b in zip(marks[one], marks[two])]
             for half, kinds in halves:
                 out.append(Difference(one, two, half, *stats.pooled(predictions, diff, kinds)))
+    return out
+
+
+def spending(results: saved.Results) -> list[Spending]:
+    """Every arm of every pass of a run's results, in the file's order, beside what it cost: F1 from its
+    ``answerable`` and ``overall`` rows, words from its ``evidence``, the median call from its ``cost``
+    (``Results.cost``: a swept plug-in's variant its own), each exactly the file's float; an arm whose cost
+    was not measured (a version 1 file) has neither words nor a median."""
+    out = []
+    for at, p in enumerate(results.passes):
+        for arm, a in p.arms.items():
+            label = arm if p.sweep is None else f"{arm} {p.sweep[0]}={p.sweep[1]:g}"
+            spent = results.cost(at, arm)
+            out.append(Spending(label, a.rows["answerable"].f1, a.rows["overall"].f1,
+                                None if a.evidence is None else a.evidence.words,
+                                None if spent is None else spent.p50, 0 if spent is None else spent.calls))
     return out
 
 

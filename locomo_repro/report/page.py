@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from .. import __version__
 from ..peers.leaderboard import Placed
 from ..score.stats import go_f
-from .figures import Claims, Difference, Estimate, Point, Rejudged
+from .figures import Claims, Difference, Estimate, Point, Rejudged, Spending
 
 STYLE = """
 body { font-family: sans-serif; max-width: 72rem; margin: 1rem auto; padding: 0 1rem; color: #222; }
@@ -52,6 +52,18 @@ class Tradeoff:
     title: str
     signature: str
     points: tuple[Point, ...]
+    svg: str
+
+
+@dataclass(frozen=True, slots=True)
+class Costs:
+    """Quality against cost for one run: a results file given with ``--results`` (``title`` names it by its base
+    name and digest) or the report's own run of an arm set."""
+
+    name: str
+    title: str
+    signature: str
+    points: tuple[Spending, ...]
     svg: str
 
 
@@ -246,6 +258,41 @@ def files_section(files: Sequence[Source]) -> str:
     )
 
 
+def _cost(value: float | None, places: str) -> str:
+    return "-" if value is None else format(value, places)
+
+
+def cost_section(parts: Sequence[Costs]) -> str:
+    """Quality against cost: per run, each arm's F1 against the evidence it handed its reader and against the
+    median of one call (measured on the machine that ran it), then the numbers."""
+    out = [
+        '<section id="cost"><h2>Quality against cost</h2>',
+        "<p>Each arm's answerable F1 (categories 1-4) and overall F1 against the evidence handed to its reader "
+        "a question (words, on average) and against the median wall seconds of one call (its memory's recall, "
+        "its answerer's answer or its model's read), one point per arm. Costs are measured on the machine that "
+        "ran the arms, so they differ from run to run; an arm without a cost measured has no point there.</p>",
+    ]
+    for c in parts:
+        rows = "".join(
+            f'<tr{_data("label", s.label)}{_data("answerable", s.answerable)}{_data("overall", s.overall)}'
+            f'{_data("words", s.words)}{_data("p50", s.p50)}{_data("calls", s.calls)}><td>{esc(s.label)}</td>'
+            f'<td class="num">{s.answerable:.3f}</td><td class="num">{s.overall:.3f}</td>'
+            f'<td class="num">{_cost(s.words, ".0f")}</td><td class="num">{_cost(s.p50, ".4g")}</td>'
+            f'<td class="num">{s.calls}</td></tr>'
+            for s in c.points
+        )
+        out.append(
+            f'<figure id="figure-cost-{esc(c.name)}">{c.svg}<figcaption>{esc(c.title)}</figcaption></figure>'
+            f"{signature(f'cost-{c.name}', c.signature)}"
+            "<details><summary>the numbers</summary>"
+            f'<table class="spending" data-source="{esc(c.name)}"><tr><th>arm</th><th>answerable F1</th>'
+            "<th>overall F1</th><th>evidence words</th><th>call p50 (s)</th><th>calls</th></tr>"
+            f"{rows}</table></details>"
+        )
+    out.append("</section>")
+    return "".join(out)
+
+
 def _num(value: float | None, signed: bool = False) -> str:
     return "-" if value is None else f"{value:+.3f}" if signed else f"{value:.3f}"
 
@@ -299,9 +346,10 @@ def leaderboard_section(table: Sequence[Placed], svg: str, sig: str, conversatio
 
 
 def render(claims_view: Claims, claims_signature: str, tradeoffs: Sequence[Tradeoff], sources: Sequence[Source],
-           files: Sequence[Source] = (), leaderboard: str = "") -> str:
+           files: Sequence[Source] = (), leaderboard: str = "", costs: Sequence[Costs] = ()) -> str:
     """The whole page: the user's ``files`` first when there are any, then the claims, the trade-off, the
-    kit's own arm sets (``sources``) per category, and the ``leaderboard`` section when there is one."""
+    kit's own arm sets (``sources``) per category, the ``leaderboard`` section when there is one, and quality
+    against cost (``costs``) when there is any."""
     body = [
         "<h1>LoCoMo reproduction report</h1>",
         f'<p id="kit" data-version="{esc(__version__)}">locomo-repro {esc(__version__)}. Categories by number '
@@ -314,6 +362,7 @@ def render(claims_view: Claims, claims_signature: str, tradeoffs: Sequence[Trade
         *(source_section(s) for s in sources),
         "</section>",
         leaderboard,
+        cost_section(costs) if costs else "",
     ]
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>locomo-repro report</title>'

@@ -18,7 +18,7 @@ matplotlib.use("svg")
 
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 
-from .figures import Difference, Estimate, Point  # noqa: E402
+from .figures import Difference, Estimate, Point, Spending  # noqa: E402
 
 #: Size of one panel, inches.
 PANEL = (5.2, 3.6)
@@ -129,6 +129,30 @@ def forest(rows: Sequence[tuple[str, float, float | None, float | None, int]], n
     ax.set_xlim(-0.02, max(1.02, edge + 0.08))
     ax.grid(axis="x", alpha=0.3)
     ax.set_title(_plain(title))
+    return _svg(fig, name)
+
+
+def spending(points: Sequence[Spending], name: str, title: str) -> str:
+    """Quality against cost: answerable F1 (top) and overall F1 (bottom) against the words of evidence handed
+    to the reader a question (left) and the median seconds of one call (right, a log scale), one labelled point
+    per arm; an arm without that cost measured is left out of its panel."""
+    fig, axes = plt.subplots(2, 2, figsize=(2 * PANEL[0], 2 * PANEL[1]), sharey="row", layout="constrained")
+    for row, (what, f1) in enumerate((("answerable F1 (categories 1-4)", lambda s: s.answerable),
+                                      ("overall F1", lambda s: s.overall))):
+        for col, (cost, axis) in enumerate((("evidence handed to the reader a question (words)", lambda s: s.words),
+                                            ("one call, median (seconds)", lambda s: s.p50))):
+            ax = axes[row][col]
+            shown = [(axis(s), f1(s), s.label) for s in points if axis(s) is not None and (col == 0 or axis(s) > 0)]
+            for x, y, label in shown:
+                ax.plot([x], [y], "o", markersize=5)
+                ax.annotate(_plain(label), (x, y), textcoords="offset points", xytext=(4, 4), fontsize="small")
+            if col == 1 and shown:
+                ax.set_xscale("log")
+                ax.minorticks_off()  # a narrow range would label its minor ticks over each other
+            ax.set_xlabel(cost)
+            ax.set_ylabel(what)
+            ax.grid(alpha=0.3)
+    fig.suptitle(_plain(title))
     return _svg(fig, name)
 
 

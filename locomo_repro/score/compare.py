@@ -142,13 +142,13 @@ def _lines_of_json(read_once: jsonio.Source) -> bool:
 
 def _columns_of_results(got: results.Results, label: str) -> list[Column]:
     out = []
-    for p in got.passes:
+    for at, p in enumerate(got.passes):
         swept = [] if p.sweep is None else [f"{p.sweep[0]}={p.sweep[1]:g}"]
         for arm, a in p.arms.items():
             rows = {key: Figures(row.n, *((row.f1, row.recall, row.quiet) if row.n else (None, None, None)))
                     for key, row in a.rows.items()}
             out.append(Column(" ".join([label, *swept, arm]), got.path, rows, a.conversations, a.evidence,
-                              got.costs.get(arm), a.judge))
+                              got.cost(at, arm), a.judge))  # a swept plug-in's variant: its own cost
     return out
 
 

@@ -220,6 +220,13 @@ def percentile(ordered: Sequence[float], q: float) -> float | None:
     return ordered[max(math.ceil(q * len(ordered)), 1) - 1] if ordered else None
 
 
+def variant(arm: str, at: int) -> str:
+    """Where a run keeps what pass ``at``'s variant of a swept plug-in's arm cost, among its arms' costs: the
+    arm's own name for the first pass (and for any arm not swept), ``arm@2`` for the third (no arm name holds
+    an ``@``)."""
+    return f"{arm}@{at}" if at else arm
+
+
 def cost(each: Sequence[Measured]) -> Cost:
     """An arm's cost over a run from its cost in each conversation (in run order)."""
     calls = sorted(c for m in each for c in m.calls)
@@ -233,11 +240,13 @@ def cost(each: Sequence[Measured]) -> Cost:
 @dataclass(frozen=True, slots=True)
 class Pass:
     """One pass of a run: the swept setting and its value (None without ``-sweep``), the reader's settings
-    it was asked with, and its arms in table order."""
+    it was asked with, and its arms in table order; in a sweep over a plug-in's setting, what the swept arms'
+    variant of this pass's value cost (the plug-in is built once per value; empty otherwise)."""
 
     sweep: tuple[str, float] | None
     options: dict[str, float]
     arms: dict[str, Arm]
+    costs: dict[str, Cost] = field(default_factory=dict)  # a plug-in sweep's: each swept arm's variant, by arm
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,6 +270,11 @@ class Results:
     #: ``n``, their mean ``f1``, the ``wrong`` ones (the audit finds their gold wrong) and the ``share`` of the
     #: F1's sum those give (null where it is 0); None (no field in the file) without the flag.
     wrong_gold: dict[str, dict[str, float | int | None]] | None = None
+
+    def cost(self, at: int, arm: str) -> Cost | None:
+        """What ``arm`` cost in pass ``at``: its variant's in a sweep over its own plug-in's setting, else the
+        run's (None: not measured, or a version 1 file)."""
+        return self.passes[at].costs.get(arm) or self.costs.get(arm)
 
     @property
     def unavailable(self) -> str | None:
@@ -328,6 +342,7 @@ def document(results: Results) -> dict:
         "passes": [
             {
                 "sweep": None if p.sweep is None else {"setting": p.sweep[0], "value": p.sweep[1]},
+                **({"cost": {arm_name: _cost(got) for arm_name, got in p.costs.items()}} if p.costs else {}),
                 "options": p.options,
                 "arms": {
                     arm_name: {
@@ -394,14 +409,15 @@ def run(
     file keeps them in name order, as the table), ``conversations`` each conversation's sums per pass and arm;
     ``sweep`` the swept setting's name and its value in each pass (None without ``-sweep``); ``evidence`` per
     pass each arm's evidence summed (questions, turns, characters, words), ``spent`` each arm's cost in each
-    conversation."""
+    conversation (a swept plug-in's variant of pass ``i`` under :func:`variant`: each pass then has its own)."""
     made = []
     for i, (options, tallies) in enumerate(passes):
         summed = evidence[i] if i < len(evidence) else {}
         arms = {a: replace(arm(tallies[a], [(sample, each[i][a]) for sample, each in conversations]),
                            evidence=mean_evidence(summed.get(a))) for a in sorted(tallies)}
         swept = None if sweep is None else (sweep[0], sweep[1][i])
-        made.append(Pass(sweep=swept, options={o: options[o] for o in OPTIONS}, arms=arms))
+        variants = {a: cost(spent[variant(a, i)]) for a in arms if variant(a, 1) in spent and variant(a, i) in spent}
+        made.append(Pass(sweep=swept, options={o: options[o] for o in OPTIONS}, arms=arms, costs=variants))
     return Results(sha256=sha256, conversations=tuple(sample for sample, _ in conversations), settings=dict(settings),
                    signature=signature, kit_version=__version__, passes=tuple(made),
                    costs={a: cost(spent[a]) for a in sorted(spent) if a in made[0].arms} if made else {})
@@ -547,24 +563,10 @@ def parse(data: object, path: str) -> Results:
             arms[arm_name] = Arm(rows=rows, conversations=tuple(each), evidence=evidence,
                                  judge=None if mark is None else _judgement(r, mark, f"{at} judge", conversations))
         passes.append(Pass(sweep=swept, options=options, arms=arms))
-    costs = {}
-    for arm_name, c in (r.mapping(data, "cost", "").items() if version >= 2 else ()):
-        at = f"cost {arm_name}"
-        build, calls = r.mapping(c, "build", at), r.mapping(c, "calls", at)
-        per = r.listed(build, "conversations", f"{at} build")
-        if len(per) != len(conversations) or not all(
-                isinstance(s, (int, float)) and not isinstance(s, bool) for s in per):
-            raise r.fail(f"{at} build", "'conversations' is not a number per conversation")
-        added = r.field(build, "sessions", f"{at} build")
-        if added is not None and not (isinstance(added, list) and len(added) == len(conversations) and all(
-                isinstance(s, list) and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in s)
-                for s in added)):
-            raise r.fail(f"{at} build", "'sessions' is neither null nor a list of numbers per conversation")
-        costs[arm_name] = Cost(build=r.number(build, "seconds", f"{at} build"), conversations=tuple(per),
-                               sessions=None if added is None else tuple(tuple(s) for s in added),
-                               calls=r.count(calls, "n", f"{at} calls"), seconds=r.number(calls, "seconds", f"{at} calls"),
-                               p50=r.optional(calls, "p50", f"{at} calls"), p95=r.optional(calls, "p95", f"{at} calls"),
-                               p99=r.optional(calls, "p99", f"{at} calls"), failures=r.count(c, "failures", at))
+        if version >= 2 and "cost" in p:  # a sweep over a plug-in's setting: its variant's cost in each pass
+            passes[-1] = replace(passes[-1], costs=_costs(r, r.mapping(p, "cost", where), f"{where} cost",
+                                                          len(conversations)))
+    costs = _costs(r, r.mapping(data, "cost", ""), "cost", len(conversations)) if version >= 2 else {}
     said = r.field(data, "tokens", "") if version >= 2 else None
     tokens = None if said is None else Tokens(model=r.text(said, "model", "tokens"),
                                               **{k: r.count(said, k, "tokens") for k in ("prompt", "completion", "replies")})
@@ -581,6 +583,29 @@ def parse(data: object, path: str) -> Results:
     return Results(sha256=sha256, conversations=tuple(conversations), settings=settings, signature=signature,
                    kit_version=kit_version, passes=tuple(passes), path=path, costs=costs, version=version, tokens=tokens,
                    judge=facts, wrong_gold=wrong)
+
+
+def _costs(r: _Reader, given: dict, where: str, conversations: int) -> dict[str, Cost]:
+    """The costs by arm of a ``cost`` object (the run's, or a pass's), each checked."""
+    costs = {}
+    for arm_name, c in given.items():
+        at = f"{where} {arm_name}"
+        build, calls = r.mapping(c, "build", at), r.mapping(c, "calls", at)
+        per = r.listed(build, "conversations", f"{at} build")
+        if len(per) != conversations or not all(
+                isinstance(s, (int, float)) and not isinstance(s, bool) for s in per):
+            raise r.fail(f"{at} build", "'conversations' is not a number per conversation")
+        added = r.field(build, "sessions", f"{at} build")
+        if added is not None and not (isinstance(added, list) and len(added) == conversations and all(
+                isinstance(s, list) and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in s)
+                for s in added)):
+            raise r.fail(f"{at} build", "'sessions' is neither null nor a list of numbers per conversation")
+        costs[arm_name] = Cost(build=r.number(build, "seconds", f"{at} build"), conversations=tuple(per),
+                               sessions=None if added is None else tuple(tuple(s) for s in added),
+                               calls=r.count(calls, "n", f"{at} calls"), seconds=r.number(calls, "seconds", f"{at} calls"),
+                               p50=r.optional(calls, "p50", f"{at} calls"), p95=r.optional(calls, "p95", f"{at} calls"),
+                               p99=r.optional(calls, "p99", f"{at} calls"), failures=r.count(c, "failures", at))
+    return costs
 
 
 def _bounds(r: _Reader, row: object, key: str, where: str) -> tuple[float, float] | None:
