@@ -151,3 +151,23 @@ def test_a_reply_without_a_label_is_a_failed_judgement_for_every_judge(tmp_path,
         assert code == 1 and made and all(v.score is None and v.label == "" for v in made), judge
         assert all(v.reason.startswith("failed judgement: no verdict after 1 attempt(s)") for v in made)
 
+
+
+def test_locomo_plus_judges_a_cognitive_question_with_its_cognitive_template(tmp_path):
+    templates = literal(source("xjtuleeyf/Locomo-Plus/evaluation_framework/task_eval/prompt.py"), "PROMPT_TEMPLATES")
+    start = literal(source("xjtuleeyf/Locomo-Plus/evaluation_framework/task_eval/utils.py"), "CONV_START_PROMPT")
+    data = tmp_path / "locomo.json"
+    data.write_text(json.dumps([{"sample_id": "conv-1", "conversation": CONVERSATION, "qa": []}]))
+    cue = {"question": "I am packing again.", "answer": "", "category": 6, "evidence": ["D1:1"],
+           "mine_prediction": "Moving again so soon?"}
+    (tmp_path / "p.json").write_text(json.dumps([{"sample_id": "conv-1", "qa": [cue]}]))
+    with Stub(lambda body, n: (200, completion('{"label": "correct", "reason": "it links"}'), 0)) as stub:
+        code = main([str(tmp_path / "p.json"), "-judge", "locomo-plus", "-model", "judge-m", "-base", stub.base_url,
+                     "-o", str(tmp_path / "j.json"), "-memo", "", "-concurrency", "1", "-attempts", "1",
+                     "-data", str(data)])
+    assert code == 0
+    content = start.format("A", "B") + templates["Cognitive"].format(
+        gold="", pred="Moving again so soon?", evidence="Ann：I moved!").strip()
+    assert [r["body"]["messages"] for r in stub.requests] == [[{"role": "user", "content": content}]]
+    made, _, _ = verdicts.read(tmp_path / "j.json")
+    assert [(v.category, v.score) for v in made] == [(6, 1.0)]

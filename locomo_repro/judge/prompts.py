@@ -41,7 +41,7 @@ Judges and what they judge (LoCoMo's categories: 1 multi hop, 2 temporal, 3 open
   evidence turns as ``Speaker：text`` lines, sent as ``call_llm`` sends it (``CONV_START_PROMPT`` with the
   names A and B before it, one user message) with ``llm_as_judge.py``'s default temperature and max
   tokens; the label is ``_parse_judge_response``'s, scored by ``LABEL_TO_SCORE`` (correct 1, partial 0.5,
-  wrong 0).  All five categories.
+  wrong 0).  All five categories, and LoCoMo-Plus's sixth (cognitive) with its own template.
 * ``refined``: Refined's ``JUDGE_PROMPTS["refined"]``, one user message, temperature 0 and
   ``enable_thinking: false`` while the server takes it; 1 when the first JSON object says ``CORRECT``.
   Categories 1-4 (Refined gives category 5 no gold answer).
@@ -67,7 +67,8 @@ from pathlib import Path
 from typing import Any
 
 from ..data import dataset, jsonio
-from ..data.dataset import ANSWERABLE, CATEGORIES
+from ..data.categories import COGNITIVE, LOCOMO
+from ..data.dataset import ANSWERABLE
 
 ENV = "LOCOMO_JUDGE_SOURCES"
 
@@ -544,7 +545,7 @@ def _longmemeval(texts: dict[str, str]) -> Judge:
         answer = NOT_MENTIONED if kind == "abstention" else item.gold
         return Request(_one_user(templates[kind].format(item.question, answer, item.reply)), dict(params))
 
-    return Judge("longmemeval", where, templates, build, _longmemeval_parse, categories=tuple(CATEGORIES))
+    return Judge("longmemeval", where, templates, build, _longmemeval_parse, categories=LOCOMO)
 
 
 def _evermemos(texts: dict[str, str]) -> Judge:
@@ -591,14 +592,17 @@ def _locomo_plus(texts: dict[str, str]) -> Judge:
     start = assigned(utils_tree, "CONV_START_PROMPT", str(utils))
     prefix = _function(utils_tree, "_prepend_conv_prefix", str(utils))
     names = [ast.literal_eval(d) for d in prefix.args.defaults]
-    names_by_category = assigned(_tree(texts[unified.path], str(unified)), "LOCOMO_CATEGORY_NAMES", str(unified))
+    unified_tree = _tree(texts[unified.path], str(unified))
+    names_by_category = assigned(unified_tree, "LOCOMO_CATEGORY_NAMES", str(unified))
+    sixth = assigned(unified_tree, "CATEGORY_SIXTH", str(unified))  # its cognitive items' template
     temperature = _argparse_default(judge_tree, "--temperature", str(judge))
     max_tokens = _argparse_default(judge_tree, "--max-tokens", str(judge))
     if not (isinstance(templates, dict) and isinstance(scores, dict) and isinstance(start, str)
-            and isinstance(names_by_category, dict) and len(names) == 2):
+            and isinstance(names_by_category, dict) and isinstance(sixth, str) and len(names) == 2):
         raise PromptError(f"{prompt}: PROMPT_TEMPLATES, LABEL_TO_SCORE, CONV_START_PROMPT or the category names "
                           "are not what the judge reads")
-    for category in CATEGORIES:
+    names_by_category = {**names_by_category, COGNITIVE.number: sixth}
+    for category in (*LOCOMO, COGNITIVE.number):
         kind = names_by_category.get(category)
         if kind not in templates:
             raise PromptError(f"{prompt}: no template for category {category} ({kind!r})")
@@ -620,7 +624,7 @@ def _locomo_plus(texts: dict[str, str]) -> Judge:
         return label, float(score)
 
     return Judge("locomo-plus", ", ".join(map(str, SOURCES["locomo-plus"])), checked, build, parse,
-                 categories=tuple(CATEGORIES))
+                 categories=(*LOCOMO, COGNITIVE.number))
 
 
 def _mem0_style(name: str, template: str, source: str, parse: Callable[[str], tuple[str, float]],
