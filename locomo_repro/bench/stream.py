@@ -17,7 +17,6 @@ all the cases at once.
 from __future__ import annotations
 
 import gc
-import tempfile
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Executor, Future
@@ -206,8 +205,7 @@ def outcomes(samples: Iterable[Sample], settings: Settings, jobs: int = 1, kept:
     or that dies is a ``stop.WorkerError`` (``data.stop``).
     """
     load_stems()  # the shipped stems are read once, here, and forked workers inherit them
-    gc.collect()
-    gc.freeze()
+    gc.freeze()  # with the few cycles the imports left: collecting them first would cost more than they hold
     try:
         def ready(sample: Sample) -> Outcome | None:  # kept by an earlier run
             return kept.get(sample.id) if kept is not None else None
@@ -317,6 +315,8 @@ class Report:
         self.tallies: list[dict[str, bench.Tally]] = [{} for _ in settings.passes()]
         self.shown: dict[str, list[bench.Record]] = {}
         self.picked: dict[int, int] = {}
+        if predictions:
+            import tempfile  # here: a run that writes no predictions spools none
         self.spool = tempfile.TemporaryFile() if predictions else None
         self.sums: list[tuple[str, list[dict[str, saved.Sums]]]] | None = [] if sums else None
         self.spent: dict[str, list[Spent]] = {}  # by arm, per conversation in dataset order

@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from itertools import groupby
 from typing import Protocol
 
-from ..memory.coref import coref, gazetteer
 from ..text.lexicon import AUXILIARY, FIRST, NEGATION, SECOND, STOP, VERBS
 from ..go.strings import SPACE, equal_fold, fields, to_lower
 from ..text.reduce import is_word_char, sentences, words
@@ -400,6 +399,8 @@ def third_person(
     is neither the speaker nor the one addressed.  Question sentences are text
     like any other (they name people) though the reader reads no claim from them.
     """
+    from ..memory.coref import coref, gazetteer  # here: only a -coref run binds pronouns
+
     # Only a name the reader can read as one of its words is a person it can
     # bind ("i'm", capitalised wherever it is written, is a harvested name the
     # reader never matches: its word is "im").
