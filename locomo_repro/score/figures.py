@@ -5,7 +5,7 @@ For every arm and every category (keys ``"1"``...``"5"``, then ``"overall"``):
 * ``n``: questions;
 * ``f1``: the official F1 (the scorer ``official.sums`` runs, by default the LoCoMo authors' own
   ``evaluation.py``), its categories' sums added in turn in category order, as the results file adds them
-  (``metric.in_turn``: the same float for the same mean);
+  (``official.recorded``: the same float for the same mean);
 * ``recall``: the official evidence recall, ``null`` when the arm gives no ``_prediction_context`` at all
   (the official scorer would count 1.000 for every question: no evidence of anything);
 * ``judge``: the share of the file's own judge verdicts (``<arm>_judge``, 1/0, as ``peers import`` writes
@@ -22,8 +22,7 @@ from __future__ import annotations
 import math
 
 from ..data.dataset import CATEGORIES, LOCOMO
-from .metric import in_turn
-from .official import Scorer, blind, sums
+from .official import Scorer, blind, recorded
 from .predictions import Predictions, PredictionsError, gold
 
 #: The official names of the categories, by number (1 multi hop, 2 temporal, 3 open domain, 4 single hop,
@@ -53,7 +52,7 @@ def figures(predictions: Predictions, scorer: Scorer) -> dict[str, dict[str, dic
     """``{arm: {"1".."5", "overall": {name, n, f1, recall, judge, mem0_f1, mem0_bleu}}}`` (see the module)."""
     from . import mem0  # here: NLTK's tokenisers and BLEU are loaded by what scores a file, not by every import
 
-    summed = sums(predictions, scorer)
+    means = recorded(predictions, scorer)  # the results file's floats: categories added in turn
     judged = verdicts(predictions)
     out: dict[str, dict[str, dict[str, object]]] = {}
     absent = set(blind(predictions))
@@ -65,8 +64,7 @@ def figures(predictions: Predictions, scorer: Scorer) -> dict[str, dict[str, dic
         rows: dict[str, dict[str, object]] = {}
         for key, kinds in [*((str(k), (k,)) for k in NAMES), ("overall", tuple(NAMES))]:
             picked = [e for e in each if e[0] in kinds]
-            score, reach = (in_turn(summed[arm][part][k] for k in kinds) / len(picked) if picked else None
-                            for part in (0, 1))
+            score, reach = means[arm][NAMES[kinds[0]] if len(kinds) == 1 else "overall"] if picked else (None, None)
             rows[key] = {
                 "name": NAMES[kinds[0]] if len(kinds) == 1 else "overall",
                 "n": len(picked),
