@@ -608,3 +608,15 @@ def test_a_sample_comes_back_from_a_worker_equal(samples):
     sample = samples[0]
     back = pickle.loads(pickle.dumps(sample))
     assert back == sample and back.turns[5].date == sample.turns[5].date and type(back.turns[0]) is Turn
+
+
+def test_a_held_question_comes_back_from_a_worker_held(samples):
+    """A ``-jobs`` worker gets its questions pickled: one the answer key holds apart must stay held there (it
+    once came back not held, so a run with workers graded the audit's ambiguous questions in their categories)."""
+    import pickle
+    from dataclasses import fields, replace
+
+    held = replace(samples[0].questions[0], held=True)
+    back = pickle.loads(pickle.dumps(held))
+    assert back.held and back == held
+    assert [f.name for f in fields(back)] == ["text", "answer", "category", "evidence", "held"]

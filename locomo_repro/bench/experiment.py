@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from time import perf_counter
 from typing import Any, TextIO
 
+from ..data.records import record
 from ..data.dataset import ANSWERABLE, CATEGORIES, COGNITIVE, LOCOMO, Question, Sample
 from ..arms.factor import Scoped, Span
 from ..go.strings import to_lower
@@ -51,6 +52,7 @@ class Arm:
     at: int | None = None  # the one pass it is asked in: a swept plug-in's value (None: every pass)
 
 
+@record
 @dataclass(frozen=True, slots=True)
 class Record:
     """One question answered by one arm, graded.
@@ -71,11 +73,6 @@ class Record:
     score: float
     recall: float | None
     held: bool = False
-
-    def __reduce__(self) -> tuple[type[Record], tuple]:
-        """Pickled (back from a ``-jobs`` worker) as its fields, as ``dataset.Turn`` is."""
-        return Record, (self.sample, self.question, self.answer, self.category, self.evidence, self.reply,
-                        self.context, self.sure, self.score, self.recall)
 
 
 @dataclass

@@ -24,6 +24,7 @@ from ..go.strings import trim_space
 from . import jsonio
 from .categories import ANSWERABLE as ANSWERABLE, CATEGORIES as CATEGORIES  # re-exported: dataset.CATEGORIES
 from .categories import COGNITIVE as _COGNITIVE, LOCOMO as LOCOMO
+from .records import record
 from .atomic import write_atomic as write_atomic, write_kept  # the kit's one writer; dataset.write_atomic is it
 
 #: LoCoMo-Plus's sixth category's number, never folded into another.
@@ -51,6 +52,7 @@ class DatasetError(Exception):
     """A dataset that cannot be found, fetched or read; the message is one line."""
 
 
+@record
 @dataclass(frozen=True, slots=True)
 class Turn:
     """A turn of the conversation: dialogue id ("D3:12"), session number and date, speaker, text."""
@@ -70,12 +72,8 @@ class Turn:
         """The turn as a retriever indexes it: date and speaker included."""
         return f'({self.day}) {self.speaker} said, "{self.text}"'
 
-    def __reduce__(self) -> tuple[type[Turn], tuple[str, int, datetime | None, str, str]]:
-        """Pickled (to a ``-jobs`` worker) as its fields, made again by ``Turn(...)``: half the time of the
-        state a frozen dataclass otherwise pickles, for the thousands of turns a run sends."""
-        return Turn, (self.id, self.session, self.date, self.speaker, self.text)
 
-
+@record
 @dataclass(frozen=True, slots=True)
 class Question:
     """One question with its answer (the adversarial answer for category 5) and evidence ids; ``held`` when an
@@ -86,10 +84,6 @@ class Question:
     category: int
     evidence: tuple[str, ...]
     held: bool = False
-
-    def __reduce__(self) -> tuple[type[Question], tuple[str, str, int, tuple[str, ...]]]:
-        """Pickled as its fields (as ``Turn`` is)."""
-        return Question, (self.text, self.answer, self.category, self.evidence)
 
 
 @dataclass(frozen=True, slots=True)

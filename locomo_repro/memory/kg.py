@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
+from ..data.records import record
 from ..go.strings import fields, to_lower, trim_space
 
 @lru_cache(maxsize=1 << 17)
@@ -56,6 +57,7 @@ TYPES: tuple[str, ...] = ("type", "is_a", "isa", "instance_of", "rdf:type")
 """Predicates that state a node's type when ``build`` is given none (Go ``kg.Types``)."""
 
 
+@record
 @dataclass(frozen=True, slots=True)
 class Triple:
     """A claim: subject, predicate, object, the document and position it came from, and its confidence."""

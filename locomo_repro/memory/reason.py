@@ -32,6 +32,7 @@ from typing import cast
 
 from ..go.strings import trim_space
 from ..memory.kg import Triple
+from ..data.records import record
 
 SEP = "\x1f"
 """Joins the parts of a key; a control character, so distinct triples never share one."""
@@ -180,6 +181,7 @@ class Rule:
         return self.score if self.score != 0 else 1.0
 
 
+@record
 @dataclass(frozen=True, slots=True)
 class Fact:
     """A triple and how it got into the model: given facts have no rule, no premises and depth 0."""
@@ -277,21 +279,21 @@ class Model:
         Raises ``MissingFact`` for a key the model does not hold.
         """
         out: list[Fact] = []
-        seen: set[str] = set()
-
-        def walk(at: str) -> None:
-            if at in seen:
-                return
-            seen.add(at)
-            f = self.fact(at)
-            if f is None:
-                raise MissingFact(at)
-            for p in f.premises:
-                walk(p)
-            out.append(f)
-
-        walk(k)
+        self._walk(k, set(), out)
         return out
+
+    def _walk(self, at: str, seen: set[str], out: list[Fact]) -> None:
+        """``why``'s depth-first walk (a method: a nested function calling itself would be a reference cycle
+        holding the whole model until a garbage collection)."""
+        if at in seen:
+            return
+        seen.add(at)
+        f = self.fact(at)
+        if f is None:
+            raise MissingFact(at)
+        for p in f.premises:
+            self._walk(p, seen, out)
+        out.append(f)
 
     # -- joins --------------------------------------------------------------
 

@@ -27,6 +27,7 @@ from typing import Protocol
 from ..text.lexicon import AUXILIARY, FIRST, NEGATION, SECOND, STOP, VERBS
 from ..go.strings import SPACE, equal_fold, fields, to_lower
 from ..text.reduce import is_word_char, sentences, words
+from ..data.records import record
 
 
 class Turn(Protocol):
@@ -58,6 +59,7 @@ PHRASE_WORDS = 6
 NAMING_WORDS = 3
 
 
+@record
 @dataclass(frozen=True, slots=True)
 class Claim:
     """One (subject, predicate, object) a sentence asserted, with where and when.
