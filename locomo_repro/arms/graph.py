@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
 
+from ..data.records import record
 from ..memory import kg
 from ..data.dataset import Sample
 from ..memory.cite import Cite
@@ -35,6 +36,7 @@ NAMING = Rule(
 )
 
 
+@record
 @dataclass(frozen=True, slots=True)
 class Held:
     """A claim as a piece keeps it for answering: its object and the stems of predicate + object."""
@@ -43,6 +45,7 @@ class Held:
     terms: frozenset[str]
 
 
+@record
 @dataclass(frozen=True, slots=True)
 class Piece:
     """What one person was said to do in one turn: the turn index, the person, the sentences, the claims."""

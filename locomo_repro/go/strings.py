@@ -26,7 +26,7 @@ def trim_space(s: str) -> str:
 
 def fields(s: str) -> list[str]:
     """``strings.Fields``: the non-empty runs between ``unicode.IsSpace`` characters."""
-    if _PY_ONLY_SPACE.search(s) is None:
+    if s.isprintable() or _PY_ONLY_SPACE.search(s) is None:  # U+001C..U+001F are not printable
         return s.split()
     return [f for f in _SPACE_RUN.split(s) if f]
 

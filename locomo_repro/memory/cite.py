@@ -11,11 +11,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from ..data.records import record
 from ..data.dataset import Turn
 from ..memory.terms import Vocabulary
 from ..text.reduce import terms
 
 
+@record
 @dataclass(frozen=True, slots=True)
 class Cite:
     """One turn a memory offers, its score, and the phrase it matched inside it ("" if none)."""

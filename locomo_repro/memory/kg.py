@@ -98,6 +98,7 @@ class Edge:
         return edge_hash(self.source, self.label, self.target)
 
 
+@record
 @dataclass(frozen=True, slots=True)
 class Step:
     """An edge reached by ``Graph.walk`` and the hop (1-based) at which it was first reached."""

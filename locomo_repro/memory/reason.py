@@ -30,7 +30,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import cast
 
-from ..go.strings import trim_space
+from ..go.strings import SPACE, trim_space
 from ..memory.kg import Triple
 from ..data.records import record
 
@@ -234,17 +234,19 @@ class Model:
     def add(self, f: Fact) -> bool:
         """Append a fact unless a term is blank or its key is already known."""
         t = f.triple
-        if _blank(t.subject) or _blank(t.predicate) or _blank(t.object):
+        s, p, o = t.subject, t.predicate, t.object
+        if not (s.strip(SPACE) and p.strip(SPACE) and o.strip(SPACE)):  # a blank term (``_blank``)
             return False
-        k = key(t)
-        if k in self._at:
+        k = s + SEP + p + SEP + o  # ``key(t)``
+        at = self._at
+        if k in at:
             return False
-        pos = len(self.facts)
-        self._at[k] = pos
-        spo = (t.subject, t.predicate, t.object)
+        pos = at[k] = len(self.facts)
+        spo = (s, p, o)
         self._spo.append(spo)
-        for on, index in self._index.items():
-            index.setdefault(tuple(spo[i] for i in on), []).append(pos)
+        if self._index:
+            for on, index in self._index.items():
+                index.setdefault(tuple(spo[i] for i in on), []).append(pos)
         self.facts.append(f)
         return True
 

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..data.records import record
 
+
+@record
 @dataclass(frozen=True, slots=True)
 class Sparse:
     """A float32 vector of length ``size`` given by its non-zero components: ``dims`` ascending, each

@@ -47,6 +47,7 @@ from types import MappingProxyType
 
 import numpy as np
 
+from ..data.records import record
 from .sparse import Sparse
 
 SPACE = "space"
@@ -70,6 +71,7 @@ def _sparse(vector: Sparse | Sequence[float] | np.ndarray) -> Sparse:
     return Sparse(v.size, tuple(dims.tolist()), tuple(v[dims].astype(np.float64).tolist()))
 
 
+@record
 @dataclass(frozen=True, slots=True)
 class Match:
     """One search result: the id, its float64 score and a read-only view of its metadata."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import string
 from functools import lru_cache
+from itertools import filterfalse
 
 import regex
 
@@ -24,6 +25,7 @@ _DELETE_PUNCTUATION = str.maketrans("", "", string.punctuation)
 _PUNCTUATION_BYTES = string.punctuation.encode()
 _ARTICLES = regex.compile(r"\b(a|an|the|and)\b")
 _ARTICLE_WORDS = frozenset(("a", "an", "the", "and"))
+_IS_ARTICLE = _ARTICLE_WORDS.__contains__
 
 
 @lru_cache(maxsize=1 << 16)
@@ -39,7 +41,7 @@ def normalise(text: str) -> str:
         text = text.lower().encode().translate(None, _PUNCTUATION_BYTES).decode()
         fields = text.split()
         if all(map(str.isalnum, fields)):
-            return " ".join([w for w in fields if w not in _ARTICLE_WORDS])
+            return " ".join(filterfalse(_IS_ARTICLE, fields))
     else:
         text = text.replace(",", "").lower().translate(_DELETE_PUNCTUATION)
     return " ".join(_ARTICLES.sub(" ", text).split())
