@@ -117,6 +117,7 @@ def spent(case: bench.Case) -> dict[str, Spent]:
 def evidence(case: bench.Case, records: dict[str, list[bench.Record]]) -> dict[str, Evidence]:
     """Each arm's evidence over one pass of a case (an arm that named none, a bare answerer, left out)."""
     texts = {t.id: t.text for t in case.sample.turns}
+    sizes: dict[str, tuple[int, int]] = {}  # each turn cited counted once
     out = {}
     for arm, got in records.items():
         named = [r.context for r in got if r.context is not None]
@@ -125,8 +126,11 @@ def evidence(case: bench.Case, records: dict[str, list[bench.Record]]) -> dict[s
         turns = chars = words = 0
         for context in named:
             for dia_id in context:
-                text = texts[dia_id]
-                turns, chars, words = turns + 1, chars + len(text), words + len(text.split())
+                size = sizes.get(dia_id)
+                if size is None:
+                    text = texts[dia_id]
+                    size = sizes[dia_id] = (len(text), len(text.split()))
+                turns, chars, words = turns + 1, chars + size[0], words + size[1]
         out[arm] = (len(named), turns, chars, words)
     return out
 

@@ -69,6 +69,7 @@ class Vocabulary:
         n1 = len(texts) + 1
         logs = {n: go_log(n1 / (n + 1)) for n in set(df.values())}  # a weight depends on the frequency alone
         self.weights: dict[str, float] = {t: logs[df[t]] for t in self.terms}
+        self._placed = [self.weights[t] for t in self.terms]  # the weight at each vector position
         self.unknown = go_log(n1)
         self._weighed: dict[str, Sparse] = {}
         self._focused: dict[tuple[str, str], list[str]] = {}
@@ -101,13 +102,14 @@ class Vocabulary:
         return got
 
     def _weigh(self, text: str) -> Sparse:
-        index, terms, weights = self.index, self.terms, self.weights
-        counts: dict[str, int] = {}
+        index, placed = self.index, self._placed
+        counts: dict[int, int] = {}  # by vector position
         for t in stems(text):
-            if t in index:
-                counts[t] = counts.get(t, 0) + 1
-        dims = sorted([index[t] for t in counts])
-        values = array("f", [counts[terms[i]] * weights[terms[i]] for i in dims])
+            i = index.get(t)
+            if i is not None:
+                counts[i] = counts.get(i, 0) + 1
+        dims = sorted(counts)
+        values = array("f", [counts[i] * placed[i] for i in dims])
         total = 0.0
         for x in values:
             total += x * x
