@@ -1,7 +1,7 @@
 """A run imports only what it uses: a plain run of one conversation in this process (the default arms, or
 ``-arms read``) imports no model reader and no HTTP client, no pool of workers or threads, no plug-in
-machinery, no results or predictions file, no audited key and no JSON encoder of the reference's, each of
-which a run that uses it imports (behavioural, not timed: a child interpreter runs the command line as
+machinery, no results or predictions file, no audited key, no JSON encoder of the reference's and no memory
+of an arm set it does not build, each of which a run that uses it imports (behavioural, not timed: a child interpreter runs the command line as
 ``python -m locomo_repro`` does and reports the modules it ended up holding).  numpy's part of the rule is
 tests/test_a_run_that_searches_no_store_imports_no_numpy.py, NLTK's tests/test_the_shipped_stems_are_nltks.py.
 """
@@ -34,7 +34,8 @@ PLUGIN = ("locomo_repro.arms.plugin",)  # -arms MODULE:ATTR
 RESULTS = ("locomo_repro.score.results", "locomo_repro.score.predictions")  # -json
 OUT = ("locomo_repro.go.json", "decimal")  # -out
 AUDITED = ("locomo_repro.data.audit", "locomo_repro.score.ceiling")  # -key audited, -wrong-gold
-UNUSED = (*MODEL, *POOLS, *PLUGIN, *RESULTS, *OUT, *AUDITED)
+SETS = ("locomo_repro.arms.factor", "locomo_repro.arms.path")  # -arms factor, -arms walk
+UNUSED = (*MODEL, *POOLS, *PLUGIN, *RESULTS, *OUT, *AUDITED, *SETS)
 
 
 def held(*argv: str, env: dict[str, str] | None = None) -> set[str]:
@@ -53,14 +54,15 @@ def test_a_plain_run_of_one_conversation_imports_none_of_them(arms):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("argv, needs", [
-    (["-only", "2", "-jobs", "2"], POOLS),
-    (["-only", "1", "-arms", "read,toy_plugins:first_turns"], PLUGIN),
-    (["-only", "1", "-json", "{tmp}/r.json"], RESULTS),
-    (["-only", "1", "-out", "{tmp}/p.json"], OUT),
-], ids=["jobs", "plugin", "json", "out"])
+    (["-arms", "read", "-only", "2", "-jobs", "2"], POOLS),
+    (["-arms", "read,toy_plugins:first_turns", "-only", "1"], PLUGIN),
+    (["-arms", "read", "-only", "1", "-json", "{tmp}/r.json"], RESULTS),
+    (["-arms", "read", "-only", "1", "-out", "{tmp}/p.json"], OUT),
+    (["-arms", "factor,walk", "-only", "1", "-limit", "2"], SETS),
+], ids=["jobs", "plugin", "json", "out", "sets"])
 def test_a_run_that_uses_one_imports_it(tmp_path, argv, needs):
     """The check above can fail: each of them is imported by a run that uses it."""
-    assert held("-arms", "read", *[a.format(tmp=tmp_path) for a in argv]) >= set(needs)
+    assert held(*[a.format(tmp=tmp_path) for a in argv]) >= set(needs)
 
 
 @pytest.mark.slow

@@ -16,13 +16,11 @@ from typing import TYPE_CHECKING, Any, TextIO, TypeGuard
 
 from ..data.records import record
 from ..data.dataset import ANSWERABLE, CATEGORIES, COGNITIVE, LOCOMO, Question, Sample
-from ..arms.factor import Scoped, Span
 from ..go.strings import to_lower
 from ..arms.graph import NAMING, Knowledge
 from ..memory.cite import Cite, Memory, ids, sure
 from ..score.metric import DECLINE, declined, grade, in_turn, recall
 from ..arms.oracle import Oracle
-from ..arms.path import Path
 from ..read.reader import Options, Reader, gather, recite, reply
 from ..memory.talk import mentions
 from ..memory.terms import Vocabulary
@@ -323,12 +321,20 @@ def build(
     return cases
 
 
+#: The memories' modules an arm set imports when it is built rather than with this module: only it uses them.
+BUILT = {"factor": ("locomo_repro.arms.factor",), "walk": ("locomo_repro.arms.path",),
+         "hops": ("locomo_repro.arms.path",)}
+
+
 def imported(arm_set: str) -> tuple[str, ...]:
     """The modules building and asking ``arm_set`` imports when it first needs them rather than with this one:
-    the vector store, and numpy with it, unless every arm of every part reads the oracle's evidence (a
-    plug-in may search a store).  A run imports them before it forks its workers (``stream.outcomes``)."""
-    oracle_only = all(arm.startswith("oracle") for part in arm_set.split(",") for arm in ARM_SETS.get(part, ("",)))
-    return () if oracle_only else ("locomo_repro.memory.store",)
+    those of its sets (:data:`BUILT`; a single arm's, its set's), and the vector store, and numpy with it, unless
+    every arm of every part reads the oracle's evidence (a plug-in may search a store).  A run imports them
+    before it forks its workers (``stream.outcomes``)."""
+    parts = arm_set.split(",")
+    built = [module for part in parts for module in BUILT.get(ONE.get(part, part), ())]
+    oracle_only = all(arm.startswith("oracle") for part in parts for arm in ARM_SETS.get(part, ("",)))
+    return (*dict.fromkeys(built), *(() if oracle_only else ("locomo_repro.memory.store",)))
 
 
 def _plugged(name: str, plugged: Plugged | Asked, gathered: bool) -> Arm:
@@ -478,6 +484,8 @@ def _main(sample: Sample, vocab: Vocabulary, vector: VectorMemory, graph: Knowle
 
 @arm_set("factor")
 def _factor(sample: Sample, vocab: Vocabulary, vector: VectorMemory, graph: Knowledge) -> list[Arm]:
+    from ..arms.factor import Scoped, Span  # here: only this set builds them (``BUILT``)
+
     return [
         Arm("vector", vector, reply),
         Arm("scoped", Scoped(graph, vocab), reply),
@@ -488,6 +496,8 @@ def _factor(sample: Sample, vocab: Vocabulary, vector: VectorMemory, graph: Know
 
 @arm_set("walk")
 def _walk(sample: Sample, vocab: Vocabulary, vector: VectorMemory, graph: Knowledge) -> list[Arm]:
+    from ..arms.path import Path  # here: only this set and hops build it (``BUILT``)
+
     path, oracle = Path(graph), Oracle(sample, vocab)
     return [
         Arm("vector", vector, reply),
@@ -520,6 +530,8 @@ def _hops(sample: Sample, vocab: Vocabulary, vector: VectorMemory, graph: Knowle
     # Not in the reference's source; see path.Path.  The README heads the
     # first two columns graph and path; an arm's name means one memory and
     # one reader in every set, so here they are graph+set and path+set.
+    from ..arms.path import Path
+
     return [
         Arm("graph+set", graph, gather),
         Arm("path+set", Path(graph), gather),
