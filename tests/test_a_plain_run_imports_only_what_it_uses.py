@@ -1,5 +1,5 @@
 """A run imports only what it uses: a plain run of one conversation in this process (the default arms, or
-``-arms read``) imports no model reader and no HTTP client, no pool of workers or threads, no plug-in
+``-arms read``), and ``--help``, import no model reader and no HTTP client, no pool of workers or threads, no plug-in
 machinery, no results or predictions file, no audited key, no JSON encoder of the reference's and no memory
 of an arm set it does not build, each of which a run that uses it imports (behavioural, not timed: a child
 interpreter runs the command line as ``python -m locomo_repro`` does and reports the modules it ended up
@@ -42,15 +42,19 @@ UNUSED = (*MODEL, *POOLS, *PLUGIN, *RESULTS, *OUT, *AUDITED, *SETS)
 def held(*argv: str, env: dict[str, str] | None = None) -> set[str]:
     """The modules of ``UNUSED`` a child interpreter holds once ``locomo-repro ARGV`` has run (and succeeded)."""
     path = os.pathsep.join(sys.path)  # the tests' folder too: a plug-in of toy_plugins
-    child = subprocess.run([sys.executable, "-c", _CHILD, "-quiet", *argv], capture_output=True, text=True,
+    child = subprocess.run([sys.executable, "-c", _CHILD, *argv], capture_output=True, text=True,
                            env={**os.environ, "PYTHONPATH": path, **(env or {})}, timeout=300)
     assert child.returncode == 0, child.stderr
     return set(json.loads(child.stderr.splitlines()[-1])) & set(UNUSED)
 
 
-@pytest.mark.parametrize("arms", ["main", "read"])
-def test_a_plain_run_of_one_conversation_imports_none_of_them(arms):
-    assert held("-only", "1", "-jobs", "1", "-arms", arms) == set()
+@pytest.mark.parametrize("argv", [["-arms", "main"], ["-arms", "read"]], ids=["main", "read"])
+def test_a_plain_run_of_one_conversation_imports_none_of_them(argv):
+    assert held("-quiet", "-only", "1", "-jobs", "1", *argv) == set()
+
+
+def test_help_imports_none_of_them():
+    assert held("--help") == set()
 
 
 @pytest.mark.slow
@@ -63,13 +67,13 @@ def test_a_plain_run_of_one_conversation_imports_none_of_them(arms):
 ], ids=["jobs", "plugin", "json", "out", "sets"])
 def test_a_run_that_uses_one_imports_it(tmp_path, argv, needs):
     """The check above can fail: each of them is imported by a run that uses it."""
-    assert held(*[a.format(tmp=tmp_path) for a in argv]) >= set(needs)
+    assert held("-quiet", *[a.format(tmp=tmp_path) for a in argv]) >= set(needs)
 
 
 @pytest.mark.slow
 def test_a_model_run_imports_the_model_reader_and_its_pool():
     with Stub(lambda body, n: (200, completion("Caroline"), 0)) as stub:
-        got = held("-arms", "read", "-only", "1", "-limit", "2", "-model", "stub", "-base", stub.base_url,
+        got = held("-quiet", "-arms", "read", "-only", "1", "-limit", "2", "-model", "stub", "-base", stub.base_url,
                    "-memo", "", env={"HANZO_API_KEY": "test-key"})
     assert got >= {*MODEL, *POOLS}
 
@@ -77,4 +81,4 @@ def test_a_model_run_imports_the_model_reader_and_its_pool():
 @pytest.mark.slow
 @pytest.mark.outside("LOCOMO_AUDIT")
 def test_a_wrong_gold_run_imports_the_audited_key():
-    assert held("-arms", "read", "-only", "1", "-wrong-gold") >= set(AUDITED)
+    assert held("-quiet", "-arms", "read", "-only", "1", "-wrong-gold") >= set(AUDITED)
