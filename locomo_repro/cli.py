@@ -27,10 +27,8 @@ from .data.progress import Progress
 from .go.flags import Parser, UsageError
 from .data.dataset import DatasetError
 from .data.jsonio import InputError
-from .data.stop import Threads, WorkerError
-from .read.model import DEFAULT_BASE_URL, DEFAULT_MEMO, KEY_VARIABLES, Model, api_key, open_model, probe
+from .read.endpoint import DEFAULT_BASE_URL, DEFAULT_MEMO, KEY_VARIABLES, api_key
 from .read.reader import Options
-from .data.audit import AuditError
 from .score import signature
 from .score.key import AUDITED, Key, flag as key_flag, load as load_key
 
@@ -38,6 +36,7 @@ if TYPE_CHECKING:
     from .bench import stream
     from .judge.figures import Judging
     from .judge.verdicts import Verdict
+    from .read.model import Model
 
 PROG = "locomo-repro"
 
@@ -183,6 +182,7 @@ def model(args: argparse.Namespace, at: Path = Path(), run: Callable[[], str] = 
     if not args.model.strip():
         raise UsageError("-model takes a model name, got an empty one")
     from .read.chat import is_http_url, key_problem, shown_url, url_problem
+    from .read.model import open_model, probe  # here: a run without -model imports no HTTP client
 
     if not is_http_url(args.base):
         raise UsageError(f"-base must be an http(s) URL, got {shown_url(args.base)!r}")
@@ -302,6 +302,8 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     signature.emit(signed)
     # The model waits on the endpoint, not on a core: its run is asked from here, with threads (which a
     # Ctrl-C does not wait for: ``stop.Threads``).
+    from .data.stop import Threads
+
     with Threads(args.concurrency or 8, "model") as pool:
         for i, sample in enumerate(samples):
             (case,) = bench.build([sample], args.arms, args.blind, derive=not args.no_derived, coref=args.coref,
@@ -431,7 +433,7 @@ def run_main(argv: Sequence[str]) -> int:
     except UsageError as err:
         print(f"{PROG}: {err} (see {PROG} --help)", file=sys.stderr)
         return 2
-    except (DatasetError, InputError, WorkerError, AuditError) as err:  # InputError: a -resume folder's planted file
+    except (DatasetError, InputError) as err:  # InputError: a -resume folder's planted file
         print(f"{PROG}: {err}", file=sys.stderr)
         return 2
     except BrokenPipeError:
@@ -444,9 +446,15 @@ def run_main(argv: Sequence[str]) -> int:
     except KeyboardInterrupt:  # a stopped model run resumes from its memo folder
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
-    except Exception as err:  # a plug-in's: loaded only by a run, so --help never imports the memories
+    except Exception as err:  # a worker's, the errors file's, a plug-in's: each module is imported only by the
+        # runs that can raise its errors (and here), so --help and a plain run import none of them
         from .arms.plugin import PluginError, PluginFailure
+        from .data.audit import AuditError
+        from .data.stop import WorkerError
 
+        if isinstance(err, (WorkerError, AuditError)):
+            print(f"{PROG}: {err}", file=sys.stderr)
+            return 2
         if not isinstance(err, (PluginError, PluginFailure)):
             raise
         if args is not None and args.traceback and err.stack:  # the plug-in's own stack, then the one line

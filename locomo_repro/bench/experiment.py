@@ -8,29 +8,48 @@ reader; a memory is asked once per question however many readers share it.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import Executor
 from dataclasses import dataclass, field, replace
 from time import perf_counter
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO, TypeGuard
 
 from ..data.records import record
 from ..data.dataset import ANSWERABLE, CATEGORIES, COGNITIVE, LOCOMO, Question, Sample
-from ..arms.factor import Scoped, Span
 from ..go.strings import to_lower
 from ..arms.graph import NAMING, Knowledge
 from ..memory.cite import Cite, Memory, ids, sure
 from ..score.metric import DECLINE, declined, grade, in_turn, recall
-from ..read.model import Model, Nothing
 from ..arms.oracle import Oracle
-from ..arms.plugin import SET, Asked, Conversation, Plugged, Plugin, PluginError, Said, configured, made, set_up
-from ..arms.plugin import kind as kind_of
-from ..arms.path import Path
 from ..read.reader import Options, Reader, gather, recite, reply
 from ..memory.talk import mentions
 from ..memory.terms import Vocabulary
 from ..arms.vector import VectorMemory
 from .names import ARM_SETS as ARM_SETS, MEMORIES, STEPS, PluginSweep, plugin_sweep, steps  # ARM_SETS re-exported: bench.ARM_SETS
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
+
+    from ..arms.plugin import SET as SET, PluginError as PluginError  # re-exported (``__getattr__``): bench.SET
+    from ..arms.plugin import Asked, Plugged, Plugin, Said
+    from ..read.model import Model
+
+
+def __getattr__(name: str) -> object:
+    """``SET`` and ``PluginError``, the plug-in protocol's, as this module re-exports them (``bench.PluginError``),
+    imported when first asked for: a run of the built-in arms imports no plug-in machinery."""
+    if name in ("SET", "PluginError"):
+        from ..arms import plugin
+
+        return getattr(plugin, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def plugged(made: object) -> TypeGuard[Plugged | Asked]:
+    """Whether ``made`` is a plug-in's memory or answerer (``arms.plugin``'s ``Plugged`` or ``Asked``, which time
+    their own calls).  That module is imported by whatever loads a plug-in, so where it is not, nothing is one."""
+    plugin = sys.modules.get("locomo_repro.arms.plugin")
+    return plugin is not None and isinstance(made, (plugin.Plugged, plugin.Asked))
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,12 +125,13 @@ class Case:
         key = (memory.name, k)
         if key not in self.recalled:
             texts = [q.text for q in self.sample.questions]
+            asked = memory.recall
             if pool is not None and getattr(memory, "threaded", False):
-                got = list(pool.map(memory.recall, texts, [k] * len(texts)))
-            elif isinstance(memory, Plugged):  # it times its own calls, retries apart
-                got = [memory.recall(text, k) for text in texts]
+                got = list(pool.map(asked, texts, [k] * len(texts)))
+            elif plugged(memory):  # it times its own calls, retries apart
+                got = [asked(text, k) for text in texts]
             else:
-                got = [self.clocked(memory.name, memory.recall, text, k) for text in texts]
+                got = [self.clocked(memory.name, asked, text, k) for text in texts]
             self.recalled[key] = [(cites, sure(self.vocab, text, cites)) for text, cites in zip(texts, got)]
         return self.recalled[key]
 
@@ -284,6 +304,8 @@ def build(
             elif isinstance(part, str):  # one arm: built by the first set that names it, alone
                 got = [arm for arm in ARMS[ONE[part]](sample, vocab, vector, graph) if arm.name == part]
             else:
+                from ..arms.plugin import Conversation, configured, made
+
                 plugin, gathered = part
                 variants = [(None, plugin)] if swept is None or not swept_part([part], swept, refuse=False) else [
                     (i, configured(plugin, ((swept.key, v),), "-sweep")) for i, v in enumerate(swept.values)]
@@ -299,16 +321,27 @@ def build(
     return cases
 
 
+#: The memories' modules an arm set imports when it is built rather than with this module: only it uses them.
+BUILT = {"factor": ("locomo_repro.arms.factor",), "walk": ("locomo_repro.arms.path",),
+         "hops": ("locomo_repro.arms.path",)}
+
+
 def imported(arm_set: str) -> tuple[str, ...]:
     """The modules building and asking ``arm_set`` imports when it first needs them rather than with this one:
-    the vector store, and numpy with it, unless every arm of every part reads the oracle's evidence (a
-    plug-in may search a store).  A run imports them before it forks its workers (``stream.outcomes``)."""
-    oracle_only = all(arm.startswith("oracle") for part in arm_set.split(",") for arm in ARM_SETS.get(part, ("",)))
-    return () if oracle_only else ("locomo_repro.memory.store",)
+    those of its sets (:data:`BUILT`; a single arm's, its set's), and the vector store, and numpy with it, unless
+    every arm of every part reads the oracle's evidence (a plug-in may search a store).  A run imports them
+    before it forks its workers (``stream.outcomes``)."""
+    parts = arm_set.split(",")
+    built = [module for part in parts for module in BUILT.get(ONE.get(part, part), ())]
+    oracle_only = all(arm.startswith("oracle") for part in parts for arm in ARM_SETS.get(part, ("",)))
+    return (*dict.fromkeys(built), *(() if oracle_only else ("locomo_repro.memory.store",)))
 
 
 def _plugged(name: str, plugged: Plugged | Asked, gathered: bool) -> Arm:
     """A plug-in's arm: a memory read by the extractive reader (or the ``+set`` reader), or an answerer."""
+    from ..arms.plugin import SET, Asked, PluginError
+    from ..read.model import Nothing
+
     if isinstance(plugged, Asked):
         if gathered:
             raise PluginError(f"-arms {name}{SET}: {name} is an answerer; only a memory is read by a reader")
@@ -332,6 +365,8 @@ def choose(arm_set: str) -> list[str | tuple[Plugin, bool]]:
         if part in ARMS or part in ONE:
             parts.append(part)
             continue
+        from ..arms.plugin import SET, PluginError, kind as kind_of, set_up  # here: the built-in arms load no plug-in
+
         gathered = part.endswith(SET)
         plugin = set_up(part[: -len(SET)] if gathered else part)
         if plugin.name.partition("(")[0] in MEMORIES:
@@ -349,6 +384,8 @@ def choose(arm_set: str) -> list[str | tuple[Plugin, bool]]:
 def swept_part(parts: Sequence[str | tuple[Plugin, bool]], swept: PluginSweep, refuse: bool = True) -> bool:
     """Whether ``parts`` hold the plug-in a plug-in sweep names (by its arm's name or as ``-arms`` names it),
     without that setting of its own; with ``refuse``, ``PluginError`` (one line) when not."""
+    from ..arms.plugin import PluginError, configured
+
     for part in parts:
         if not isinstance(part, str) and swept.arm in (part[0].name, part[0].name.partition("(")[0],
                                                         part[0].target):
@@ -367,6 +404,8 @@ def add_model_arms(cases: Sequence[Case], model: Model, closed: bool = False) ->
     The arms go after the built ones, so each model column reads the very
     memory of the deterministic column it twins (``-model``, ``-closed``).
     """
+    from ..read.model import Nothing
+
     for case in cases:
         added = [replace(arm, remote=True) for arm in twin(case.arms, model.read)]
         if closed:
@@ -445,6 +484,8 @@ def _main(sample: Sample, vocab: Vocabulary, vector: VectorMemory, graph: Knowle
 
 @arm_set("factor")
 def _factor(sample: Sample, vocab: Vocabulary, vector: VectorMemory, graph: Knowledge) -> list[Arm]:
+    from ..arms.factor import Scoped, Span  # here: only this set builds them (``BUILT``)
+
     return [
         Arm("vector", vector, reply),
         Arm("scoped", Scoped(graph, vocab), reply),
@@ -455,6 +496,8 @@ def _factor(sample: Sample, vocab: Vocabulary, vector: VectorMemory, graph: Know
 
 @arm_set("walk")
 def _walk(sample: Sample, vocab: Vocabulary, vector: VectorMemory, graph: Knowledge) -> list[Arm]:
+    from ..arms.path import Path  # here: only this set and hops build it (``BUILT``)
+
     path, oracle = Path(graph), Oracle(sample, vocab)
     return [
         Arm("vector", vector, reply),
@@ -487,6 +530,8 @@ def _hops(sample: Sample, vocab: Vocabulary, vector: VectorMemory, graph: Knowle
     # Not in the reference's source; see path.Path.  The README heads the
     # first two columns graph and path; an arm's name means one memory and
     # one reader in every set, so here they are graph+set and path+set.
+    from ..arms.path import Path
+
     return [
         Arm("graph+set", graph, gather),
         Arm("path+set", Path(graph), gather),

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from ..data.dataset import DatasetError, Sample, items, load_each, resolve
 from ..go.flags import UsageError
-from ..read.model import DEFAULT_BASE_URL
+from ..read.endpoint import DEFAULT_BASE_URL
 from ..score import signature
 from ..score.key import Key
 from .names import STEPS, plugin_sweep

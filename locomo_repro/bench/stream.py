@@ -19,22 +19,23 @@ from __future__ import annotations
 import gc
 from collections import deque
 from collections.abc import Iterable, Iterator
-from concurrent.futures import Executor, Future
 from dataclasses import asdict, dataclass, field, replace
-from typing import Protocol, TextIO
+from typing import TYPE_CHECKING, Protocol, TextIO
 
-from ..arms.plugin import Asked, Plugged, PluginError
 from ..data.dataset import Sample
-from ..data.stop import Threads, workers
-from ..go.json import dumps
 from ..read.reader import Options
-from ..score import ceiling
-from ..score import results as saved
+from ..score.costs import cost, mean_evidence, variant
 from ..score.metric import in_turn
 from ..score.key import Key
 from ..text.reduce import forget, load_stems
 from . import experiment as bench
 from .names import plugin_sweep, steps
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor, Future
+
+    from ..score import ceiling
+    from ..score import results as saved
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,10 +103,10 @@ def spent(case: bench.Case) -> dict[str, Spent]:
     out = {}
     for arm in case.arms:
         made = arm.answerer if arm.answerer is not None else arm.memory
-        key = saved.variant(arm.name, arm.at or 0)  # a swept plug-in: each value's variant its own
+        key = variant(arm.name, arm.at or 0)  # a swept plug-in: each value's variant its own
         if key in out:
             continue
-        if isinstance(made, (Plugged, Asked)):
+        if bench.plugged(made):
             out[key] = Spent(made.built, tuple(made.calls), made.failures, made.name, tuple(made.sessions))
         elif arm.remote:
             out[arm.name] = Spent(0.0, tuple(case.timed.get(arm.name, ())), 0, arm.name)
@@ -171,6 +172,8 @@ def conversation(sample: Sample, settings: Settings) -> Outcome:
         (case,) = bench.build([sample], settings.arm_set, settings.blind, derive=settings.derive,
                               coref=settings.coref, retries=settings.retries, sweep=settings.sweep)
         if settings.concurrency > 1 and any(getattr(a.memory, "threaded", False) or a.answerer for a in case.arms):
+            from ..data.stop import Threads  # here: only a plug-in's calls run in threads
+
             with Threads(settings.concurrency, "plugin") as pool:
                 done = outcome(case, settings, pool)
         else:
@@ -224,7 +227,11 @@ def outcomes(samples: Iterable[Sample], settings: Settings, jobs: int = 1, kept:
                 return got
             try:
                 return keep(got.result())
-            except PluginError as err:  # loaded here, but not in the worker (which imports it by name)
+            except Exception as err:  # a plug-in loaded here, but not in the worker (which imports it by name)?
+                from ..arms.plugin import PluginError  # here: already imported where the error is one
+
+                if not isinstance(err, PluginError):
+                    raise
                 raise PluginError(f"{err} (in a worker process: -jobs 1 runs every conversation in this one)",
                                   err.stack) from None
 
@@ -232,6 +239,8 @@ def outcomes(samples: Iterable[Sample], settings: Settings, jobs: int = 1, kept:
             for sample in samples:
                 yield ready(sample) or keep(conversation(sample, settings))
             return
+        from ..data.stop import workers  # here: a run in this process starts no pool
+
         # A bad sample further on, a stop or Ctrl-C: the workers are ended, not waited for (``stop.workers``).
         with workers(jobs, preload=(__name__, *bench.imported(settings.arm_set))) as pool:
             gc.freeze()  # what the pool imported for its workers too (they are forked at the first submit)
@@ -294,6 +303,8 @@ def predictions(samples: Iterable[Sample], records: dict[str, list[bench.Record]
 
 def encoded(item: object) -> bytes:
     """``item`` as ``dumps`` writes it one level inside a list, without the separator before it."""
+    from ..go.json import dumps  # here: a run that writes no predictions encodes none
+
     return dumps([item])[2:-3].encode()
 
 
@@ -342,8 +353,8 @@ class Report:
             self.hit, self.said = self.hit + o.bound[0], self.said + o.bound[1]
         self.speaker += o.subjects[0]
         self.known += o.subjects[1]
-        for name, cost in o.spent.items():
-            self.spent.setdefault(name, []).append(cost)
+        for name, paid in o.spent.items():
+            self.spent.setdefault(name, []).append(paid)
         for summed, each in zip(self.evidence, o.evidence):
             for arm, (n, turns, chars, words) in each.items():
                 was = summed.get(arm, (0, 0, 0, 0))
@@ -354,9 +365,13 @@ class Report:
                 for r in got:
                     tally.add(r)
         if self.sums is not None:
+            from ..score import results as saved  # here: a run without -json imports no results file
+
             self.sums.append((o.sample, [{arm: saved.sums(got) for arm, got in each.items()} for each in o.records]))
         records = o.records[0]
         if self.wrong is not None:
+            from ..score import ceiling  # here: only -wrong-gold's shares need the ceilings
+
             for arm, got in records.items():
                 marks, kinds, wrong = self.graded.setdefault(arm, ([], [], []))
                 marks += [r.score for r in got]
@@ -391,7 +406,7 @@ class Report:
         lines = []
         plugged = plugin_sweep(self.settings.sweep) if self.settings.sweep else None
         for at, arm in self._costed(len(plugged.values) if plugged else 1):
-            got = saved.cost(self.spent.get(saved.variant(arm, at), ()))
+            got = cost(self.spent.get(variant(arm, at), ()))
             each = f"{_seconds(got.build / max(len(got.conversations), 1))} a conversation"
             if got.sessions is not None:
                 added = [s for per in got.sessions for s in per]
@@ -400,11 +415,11 @@ class Report:
             if got.calls:
                 said.append(f"{got.calls} calls, p50 {_seconds(got.p50)}, p95 {_seconds(got.p95)}, "
                             f"p99 {_seconds(got.p99)}")
-            shown = saved.mean_evidence(self.evidence[at].get(arm))
+            shown = mean_evidence(self.evidence[at].get(arm))
             if shown is not None:
                 said.append(f"evidence {shown.turns:.1f} turns, {shown.characters:.0f} characters, "
                             f"{shown.words:.0f} words a question")
-            value = f" ({plugged.key}={plugged.values[at]:g})" if plugged and saved.variant(arm, 1) in self.spent else ""
+            value = f" ({plugged.key}={plugged.values[at]:g})" if plugged and variant(arm, 1) in self.spent else ""
             lines.append(f"cost of {arm}{value}: " + "; ".join(said))
         return lines
 
@@ -414,7 +429,7 @@ class Report:
         its own)."""
         out = []
         for arm in self.arms:
-            out += [(at, arm) for at in range(values if saved.variant(arm, 1) in self.spent else 1)]
+            out += [(at, arm) for at in range(values if variant(arm, 1) in self.spent else 1)]
         return out
 
     @property
@@ -447,6 +462,8 @@ class Report:
         out.append(f"\n{bench.header(self.settings.options)}\n\n")
         out.append(bench.tally_table(self.tallies[0]))
         if self.wrong is not None:
+            from ..score import ceiling
+
             out.append("\n" + ceiling.share_table(ceiling.SHARES, self.shares()))
         if self.show > 0:
             out.append(bench.show(self.shown, self.show))
@@ -457,6 +474,8 @@ class Report:
         conversation's sums (a report made with ``sums``); ``settings``, the dataset's ``sha256`` and the
         run's ``signature`` name what was run."""
         assert self.sums is not None, "a report made without sums"
+        from ..score import results as saved
+
         passes = [(asdict(each), tallies) for each, tallies in zip(self.settings.passes(), self.tallies)]
         sweep = self.settings.sweep
         plugged = plugin_sweep(sweep) if sweep else None
@@ -467,6 +486,8 @@ class Report:
 
     def shares(self) -> dict[str, ceiling.Share]:
         """Each arm's answerable F1 and the share of it from questions whose gold is wrong, in table order."""
+        from ..score import ceiling
+
         return {arm: ceiling.share(*self.graded[arm]) for arm in sorted(self.graded)}
 
     def predictions(self) -> bytes:

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..data.stop import pause
 from ..go.flags import has_control
+from .endpoint import endpoint as endpoint  # re-exported: chat.endpoint
 
 if TYPE_CHECKING:
     import urllib.request
@@ -196,16 +197,6 @@ def redact(text: str, secret: str | None) -> str:
     for form in dict.fromkeys((secret, json.dumps(secret)[1:-1])):
         text = text.replace(form, "[redacted]")
     return text
-
-
-def endpoint(url: str) -> str:
-    """An endpoint URL as the kit shows it anywhere: scheme, host and path, without credentials, query or
-    fragment."""
-    split = urllib.parse.urlsplit(url)
-    host = split.hostname or ""
-    if split.port is not None:
-        host = f"{host}:{split.port}"
-    return urllib.parse.urlunsplit((split.scheme, host, split.path.rstrip("/"), "", ""))
 
 
 class _Refused(Exception):

@@ -24,10 +24,13 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
+# re-exported: model.DEFAULT_BASE_URL, model.KEY_VARIABLES, model.api_key, ... are the endpoint's
+from ..read.endpoint import DEFAULT_BASE_URL as DEFAULT_BASE_URL, DEFAULT_MEMO as DEFAULT_MEMO
+from ..read.endpoint import KEY_VARIABLES as KEY_VARIABLES, api_key as api_key
 from ..read.chat import (ChatBadReply, ChatClient, ChatError, ChatHTTPError, ChatRedirected, endpoint, retry,
                          user_message)
 from ..data import stop
@@ -39,12 +42,6 @@ from ..memory.cite import Cite
 from ..read.reader import Options
 from ..memory.terms import Vocabulary
 
-#: The reference's endpoint (Hanzo's OpenAI-compatible gateway).
-DEFAULT_BASE_URL = "https://api.hanzo.ai/v1"
-#: Environment variables holding the API key, the first one set wins.
-KEY_VARIABLES = ("HANZO_API_KEY", "OPENAI_API_KEY")
-#: Where answers are kept unless ``-memo`` says otherwise (relative to the working folder).
-DEFAULT_MEMO = "out/said"
 #: Most tokens a reply may run to: room for a short answer after some thinking.
 REPLY_CAP = 384
 #: Attempts per request, the first pause, the longest pause, and the per-request timeout (seconds).
@@ -65,11 +62,6 @@ PROGRESS_EVERY = EVERY
 
 #: Sends one prompt and returns the model's raw reply; raises ``ChatError`` on failure.
 Complete = Callable[[str], str]
-
-
-def api_key(environ: Mapping[str, str] = os.environ) -> str | None:
-    """The key from the first of ``KEY_VARIABLES`` that is set and not empty."""
-    return next((environ[v] for v in KEY_VARIABLES if environ.get(v)), None)
 
 
 class _Final(Exception):

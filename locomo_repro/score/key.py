@@ -19,11 +19,14 @@ import argparse
 import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from ..data import dataset
-from ..data.audit import AMBIGUOUS, CITATION, AuditError, Error, load as load_errors
 from ..data.dataset import Sample
-from .predictions import Predictions
+
+if TYPE_CHECKING:
+    from ..data.audit import Error
+    from .predictions import Predictions
 
 OFFICIAL = "official"
 AUDITED = "audited"
@@ -66,6 +69,8 @@ class Key:
         error = self.errors.get((sample, index))
         if error is None:
             return Gold(answer, evidence)
+        from ..data.audit import AMBIGUOUS, CITATION  # here: the official key reads no errors file
+
         if error.type == CITATION:
             return Gold(answer, error.evidence)
         if error.type == AMBIGUOUS:
@@ -77,6 +82,8 @@ class Key:
         ``AuditError`` when an error of that position is not about one of its questions."""
         if self.official:
             return sample
+        from ..data.audit import AuditError
+
         questions = list(sample.questions)
         for (at, index), error in self.errors.items():
             if at != position:
@@ -96,6 +103,8 @@ class Key:
         """Refuse (``AuditError``) an error about a conversation beyond the ``samples`` the dataset holds."""
         beyond = [e for (at, _), e in self.errors.items() if at >= samples]
         if beyond:
+            from ..data.audit import AuditError
+
             raise AuditError(f"{self.path}: {beyond[0].id}: the dataset has {samples} conversations "
                              f"(a key applied to another dataset?)")
 
@@ -154,6 +163,8 @@ def load(name: str) -> Key:
     """The key called ``name`` (one of ``NAMES``); the audited key reads the errors file (``data.audit``)."""
     if name == OFFICIAL:
         return Key()
+    from ..data.audit import AuditError, load as load_errors  # here: the official key reads no errors file
+
     if name != AUDITED:
         raise AuditError(f"-key {name!r}: no such key (keys: {', '.join(NAMES)})")
     read = load_errors()

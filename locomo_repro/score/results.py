@@ -33,7 +33,8 @@ from .. import __version__
 from ..data import jsonio
 from ..data.dataset import ANSWERABLE, CATEGORIES, LOCOMO
 from ..go.flags import has_control
-from .metric import in_turn
+from .costs import Cost as Cost, Evidence as Evidence, Measured as Measured  # re-exported: results.Cost
+from .costs import cost as cost, mean_evidence as mean_evidence, percentile as percentile, variant as variant
 from .predictions import PredictionsError, _kind, decoded
 
 SCHEMA = "locomo-repro/results"
@@ -120,35 +121,6 @@ class Row:
 
 
 @dataclass(frozen=True, slots=True)
-class Evidence:
-    """What an arm handed its reader, a question on average over the questions it named evidence for: turns,
-    characters and words of those turns' texts."""
-
-    questions: int
-    turns: float
-    characters: float
-    words: float
-
-
-@dataclass(frozen=True, slots=True)
-class Cost:
-    """What an arm cost over a run, measured in wall seconds on the machine that ran it: building its memory
-    (in all, and per conversation in run order), its calls (how many, in all, and the 50th, 95th and 99th
-    percentiles of one call: None without calls), and the calls that failed and were tried again; for a
-    memory fed session by session, the seconds of each ``add`` per conversation."""
-
-    build: float
-    conversations: tuple[float, ...]
-    sessions: tuple[tuple[float, ...], ...] | None  # per conversation, each add(session)'s seconds (None: not fed so)
-    calls: int
-    seconds: float
-    p50: float | None
-    p95: float | None
-    p99: float | None
-    failures: int
-
-
-@dataclass(frozen=True, slots=True)
 class Tokens:
     """The tokens a ``-model`` run's endpoint reported for the replies it gave (replies read back from the memo
     folder cost none): the model, prompt and completion tokens summed, and the replies that said any."""
@@ -196,45 +168,6 @@ class Arm:
     conversations: tuple[tuple[str, Sums], ...]
     evidence: Evidence | None = None
     judge: Judgement | None = None
-
-
-class Measured(Protocol):
-    """One arm's cost over one conversation (the run's ``Spent``)."""
-
-    @property
-    def built(self) -> float: ...
-
-    @property
-    def calls(self) -> Sequence[float]: ...
-
-    @property
-    def failures(self) -> int: ...
-
-    @property
-    def sessions(self) -> Sequence[float]: ...
-
-
-def percentile(ordered: Sequence[float], q: float) -> float | None:
-    """The ``q``-th quantile (0 < q <= 1) of values sorted ascending by the nearest rank: the value at rank
-    ceil(q * n) (None for no values)."""
-    return ordered[max(math.ceil(q * len(ordered)), 1) - 1] if ordered else None
-
-
-def variant(arm: str, at: int) -> str:
-    """Where a run keeps what pass ``at``'s variant of a swept plug-in's arm cost, among its arms' costs: the
-    arm's own name for the first pass (and for any arm not swept), ``arm@2`` for the third (no arm name holds
-    an ``@``)."""
-    return f"{arm}@{at}" if at else arm
-
-
-def cost(each: Sequence[Measured]) -> Cost:
-    """An arm's cost over a run from its cost in each conversation (in run order)."""
-    calls = sorted(c for m in each for c in m.calls)
-    fed = any(m.sessions for m in each)
-    return Cost(build=in_turn(m.built for m in each), conversations=tuple(m.built for m in each),
-                sessions=tuple(tuple(m.sessions) for m in each) if fed else None, calls=len(calls),
-                seconds=in_turn(calls), p50=percentile(calls, 0.5), p95=percentile(calls, 0.95),
-                p99=percentile(calls, 0.99), failures=sum(m.failures for m in each))
 
 
 @dataclass(frozen=True, slots=True)
@@ -421,14 +354,6 @@ def run(
     return Results(sha256=sha256, conversations=tuple(sample for sample, _ in conversations), settings=dict(settings),
                    signature=signature, kit_version=__version__, passes=tuple(made),
                    costs={a: cost(spent[a]) for a in sorted(spent) if a in made[0].arms} if made else {})
-
-
-def mean_evidence(summed: tuple[int, int, int, int] | None) -> Evidence | None:
-    """The evidence a question on average from its sums over a run (questions, turns, characters, words)."""
-    if summed is None or not summed[0]:
-        return None
-    n, turns, chars, words = summed
-    return Evidence(questions=n, turns=turns / n, characters=chars / n, words=words / n)
 
 
 def judged(results: Results, facts: dict[str, object], arms: Mapping[str, Judgement]) -> Results:

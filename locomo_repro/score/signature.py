@@ -25,7 +25,7 @@ from typing import TextIO
 
 from .. import __version__
 from ..go.flags import has_control
-from ..read.chat import endpoint
+from ..read.endpoint import endpoint
 
 #: Hex digits of a sha256 kept in a signature.
 PREFIX = 8
