@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from locomo_repro.arms.plugin import PluginError
 from locomo_repro.bench import experiment, names
 
 
@@ -24,7 +25,7 @@ def test_an_arm_set_registered_twice_or_not_offered_is_refused(name):
 
 
 def test_building_an_arm_set_that_is_not_registered_nor_a_plugin_is_refused_naming_it():
-    with pytest.raises(experiment.PluginError, match="-arms everything: no such arm set or installed plug-in"):
+    with pytest.raises(PluginError, match="-arms everything: no such arm set or installed plug-in"):
         experiment.build([], "everything")
 
 

@@ -30,19 +30,8 @@ from .names import ARM_SETS as ARM_SETS, MEMORIES, STEPS, PluginSweep, plugin_sw
 if TYPE_CHECKING:
     from concurrent.futures import Executor
 
-    from ..arms.plugin import SET as SET, PluginError as PluginError  # re-exported (``__getattr__``): bench.SET
     from ..arms.plugin import Asked, Plugged, Plugin, Said
     from ..read.model import Model
-
-
-def __getattr__(name: str) -> object:
-    """``SET`` and ``PluginError``, the plug-in protocol's, as this module re-exports them (``bench.PluginError``),
-    imported when first asked for: a run of the built-in arms imports no plug-in machinery."""
-    if name in ("SET", "PluginError"):
-        from ..arms import plugin
-
-        return getattr(plugin, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def plugged(made: object) -> TypeGuard[Plugged | Asked]:

@@ -132,16 +132,17 @@ def answerer(arm: str, data: str | None = None) -> Answerer:
 
 def plugged(arm: str) -> str:
     """The arm name of the one plug-in ``arm`` names (loaded: ``ArmError``, one line, if it cannot be)."""
+    from ..arms.plugin import SET, PluginError
     from ..bench import experiment as bench
 
     try:
         parts = bench.choose(arm)
-    except bench.PluginError as err:
+    except PluginError as err:
         raise ArmError(f"unknown arm {arm!r}: {err} (registered: {', '.join(arm_names())})") from None
     if len(parts) != 1 or isinstance(parts[0], str):
         raise ArmError(f"unknown arm {arm!r}: name one arm or one plug-in (registered: {', '.join(arm_names())})")
     plugin, gathered = parts[0]
-    return plugin.name + (bench.SET if gathered else "")
+    return plugin.name + (SET if gathered else "")
 
 
 def predict(
