@@ -285,7 +285,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
 
             kept = Kept(at / args.resume, str(signed), len(settings.passes()))
         # a bar on a terminal, else a line every 10 s, with the time left
-        with Progress("questions", chosen.asked()) as progress, counted(progress, chosen.workers == 1 and bool(plugins)):
+        with Progress("questions", count=chosen.asked) as progress, counted(progress, chosen.workers == 1 and bool(plugins)):
             for got in stream.outcomes(chosen.samples(answer_key), settings, chosen.workers, kept):
                 summary.add(got)
                 progress.advance(got.questions)

@@ -63,3 +63,35 @@ def test_on_a_terminal_a_bar_is_drawn_and_taken_away():
     assert drawn.startswith("\rconversations:") and "/2 [" in drawn  # a bar, on stderr's line
     last = drawn.rstrip("\r").rsplit("\r", 1)[-1]
     assert drawn.endswith("\r") and last.strip() == ""  # and, once the work is done, the line is blanked
+
+
+def test_a_total_that_costs_something_to_find_is_found_only_when_first_needed():
+    """A run counts its questions by reading the dataset a second time: a run too short to print a line off a
+    terminal never does, a long one does at its first line (and says the time left from it), a terminal's bar
+    at once."""
+    asked: list[int] = []
+
+    def count() -> int:
+        asked.append(1)
+        return 8
+
+    out = io.StringIO()
+    ticks = iter([0.0, 1.0, 2.0])
+    with Progress("questions", stream=out, clock=lambda: next(ticks), count=count) as progress:
+        progress.advance(2)
+        progress.advance(2)
+    assert asked == [] and out.getvalue() == ""
+
+    ticks = iter([0.0, 10.0, 20.0])
+    with Progress("questions", stream=out, clock=lambda: next(ticks), count=count) as progress:
+        progress.advance(2)  # the first line: 2 of 8 in 10 s, 6 left at 0.2 a second
+        progress.advance(2)
+    assert asked == [1] and out.getvalue().splitlines() == [
+        "locomo-repro: questions: 2/8 done, 0.2 a second, about 30 s left",
+        "locomo-repro: questions: 4/8 done, 0.2 a second, about 20 s left",
+    ]
+
+    bar = Terminal()
+    with Progress("questions", stream=bar, count=count) as progress:
+        progress.advance()
+    assert asked == [1, 1] and "/8 [" in bar.getvalue()

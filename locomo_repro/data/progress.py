@@ -25,15 +25,23 @@ class Progress:
     total is known).
 
     Threads may call ``advance`` at once.  Use it as a context manager, or call ``close``.
+
+    ``count`` finds a total that costs something to find (a run counts its questions by reading the dataset
+    a second time) when it is first needed: at once on a terminal, for the bar, else at the first line, so
+    work too short to say anything never pays for it.
     """
 
     def __init__(self, label: str, total: int | None = None, stream: TextIO | None = None,
-                 clock: Callable[[], float] = time.monotonic, every: float = EVERY, verb: str = "done") -> None:
+                 clock: Callable[[], float] = time.monotonic, every: float = EVERY, verb: str = "done",
+                 count: Callable[[], int | None] | None = None) -> None:
         self.label = label
         self.verb = verb
-        self.total = total
-        self.done = 0
         self._stream = sys.stderr if stream is None else stream
+        if total is None and count is not None and _is_terminal(self._stream):
+            total, count = count(), None
+        self.total = total
+        self._count = count
+        self.done = 0
         self._clock = clock
         self._every = every
         self._started = self._shown = clock()
@@ -65,6 +73,10 @@ class Progress:
             if now - self._shown < self._every:
                 return
             self._shown = now
+            if self._count is not None:  # the first line: the total found now
+                counted, self._count = self._count(), None
+                if counted is not None:
+                    self.total = (self.total or 0) + counted
             of = f"/{self.total}" if self.total else ""
             rate = self.done / (now - self._started) if now > self._started else 0.0
             extra = f", {note}" if note else ""

@@ -315,19 +315,24 @@ def named(turns: Iterable[Turn]) -> frozenset[str]:
             if written:
                 every += written
                 firsts.append(written[0])
-    later = Counter(every)  # how often each field is written other than first
-    later.subtract(firsts)
+    counts, first = Counter(every), Counter(firsts)
     upper: dict[str, int] = {}
     lower: set[str] = set()
-    for field in later:  # each field written looked at once
-        bare = _trim_non_letters(field)
-        if len(bare.encode()) < 3:
-            continue
-        low = to_lower(bare)
+    for field, n in counts.items():  # each field written looked at once
+        if field.isascii():  # ``_trim_non_letters``, byte length and ``to_lower`` of an ASCII field
+            bare = field.strip(_ASCII_NON_WORD)
+            if len(bare) < 3:
+                continue
+            low = bare.lower()
+        else:
+            bare = _trim_non_letters(field)
+            if len(bare.encode()) < 3:
+                continue
+            low = to_lower(bare)
         if bare == low:
             lower.add(low)
         else:
-            upper[low] = upper.get(low, 0) + later[field]
+            upper[low] = upper.get(low, 0) + n - first.get(field, 0)  # how often written other than first
     return frozenset(w for w, n in upper.items() if n >= 2 and w not in lower and w not in STOP)
 
 

@@ -13,6 +13,7 @@ import math
 from array import array
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from itertools import chain
 from functools import lru_cache
 
 from ..text.lexicon import ASKED_WORDS, STOP
@@ -60,9 +61,7 @@ class Vocabulary:
     """The weighted vocabulary of one conversation's turn texts."""
 
     def __init__(self, texts: Sequence[str]):
-        df: Counter[str] = Counter()
-        for text in texts:
-            df.update(terms(text))
+        df = Counter(chain.from_iterable(map(terms, texts)))  # counted in one go: each text's stems once
         self.turns = len(texts)
         self.terms: tuple[str, ...] = tuple(sorted(df))
         self.index: dict[str, int] = {t: i for i, t in enumerate(self.terms)}
