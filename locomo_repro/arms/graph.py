@@ -76,7 +76,7 @@ class Knowledge:
         if pronouns is not None:
             self.bound = bound_subjects(sample.turns, sample.speakers, people, pronouns)
         claims = read_conversation(sample.turns, sample.speakers, people, pronouns)
-        facts = [kg.Triple(c.subject, c.predicate, c.object, c.cite, c.turn, c.score) for c in claims]
+        facts: list[kg.Asserted] = list(claims)  # filed as they are (each reads as a triple of its turn)
         self.claims = len(facts)
         model = Engine(rules, depth=1).run(facts)
         self.at = {t.id: i for i, t in enumerate(sample.turns)}

@@ -7,7 +7,8 @@ subject's type and make no edge.  Every listing is in first-asserted order.
 
 ``Triple`` is the input record of this module and of ``reason`` (Go
 ``semantic.Triple`` flattened: ``doc`` and ``index`` are ``From.DocID`` and
-``From.Index``).
+``From.Index``); both read only what ``Asserted`` names, so the dialogue
+reader's claims are filed as they are.
 
 Whitespace and case follow Go, not Python (``gostrings``).
 """
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 from functools import cached_property, lru_cache
 
 from ..data.records import record
@@ -55,6 +57,25 @@ def edge_hash(subject: str, predicate: str, object: str) -> str:
 
 TYPES: tuple[str, ...] = ("type", "is_a", "isa", "instance_of", "rdf:type")
 """Predicates that state a node's type when ``build`` is given none (Go ``kg.Types``)."""
+
+
+class Asserted(Protocol):
+    """What the graph and the rule engine read of a claim: a ``Triple`` is one, and so is ``talk.Claim``."""
+
+    @property
+    def subject(self) -> str: ...
+
+    @property
+    def predicate(self) -> str: ...
+
+    @property
+    def object(self) -> str: ...
+
+    @property
+    def doc(self) -> str: ...
+
+    @property
+    def score(self) -> float: ...
 
 
 @record
@@ -159,7 +180,7 @@ class Graph:
         self._in: dict[str, list[_Key]] = {}
         self._views: dict[tuple[str, str], tuple[Edge, ...]] = {}
 
-    def add(self, t: Triple) -> bool:
+    def add(self, t: Asserted) -> bool:
         """Fold in one triple (Go ``Graph.Add``); False when its subject, predicate or object is blank.
 
         A zero score counts as 1.  A type predicate sets the subject's type if
@@ -277,7 +298,7 @@ class Graph:
         return out
 
 
-def size(triples: Iterable[Triple], types: Sequence[str] = ()) -> tuple[int, int]:
+def size(triples: Iterable[Asserted], types: Sequence[str] = ()) -> tuple[int, int]:
     """``build(triples, types).size()`` without building the graph: the distinct node ids and edge keys that
     ``Graph.add`` would file (an arm set that never walks the graph only counts it)."""
     typed = frozenset(fold(t) for t in (tuple(types) or TYPES))
@@ -294,7 +315,7 @@ def size(triples: Iterable[Triple], types: Sequence[str] = ()) -> tuple[int, int
     return len(nodes), len(edges)
 
 
-def build(triples: Iterable[Triple], types: Sequence[str] = ()) -> Graph:
+def build(triples: Iterable[Asserted], types: Sequence[str] = ()) -> Graph:
     """Fold triples into a graph (Go ``kg.Build``); ``types`` defaults to ``TYPES``; ``build([])`` is the empty graph."""
     g = Graph(types)
     for t in triples:

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import cast
 
 from ..go.strings import SPACE, trim_space
-from ..memory.kg import Triple
+from ..memory.kg import Asserted, Triple
 from ..data.records import record
 
 SEP = "\x1f"
@@ -52,7 +52,7 @@ class MissingFact(KeyError):
     """A key no fact in the model carries (Go ``ErrMissing``)."""
 
 
-def key(t: Triple) -> str:
+def key(t: Asserted) -> str:
     """The identity of a claim: subject, predicate, object joined by U+001F, exactly as written."""
     return t.subject + SEP + t.predicate + SEP + t.object
 
@@ -102,7 +102,7 @@ class Pattern:
                 return None
         return Triple(parts[0], parts[1], parts[2])
 
-    def match(self, t: Triple, bind: Bind | None = None) -> Bind | None:
+    def match(self, t: Asserted, bind: Bind | None = None) -> Bind | None:
         """The bindings extended by matching ``t``, or None on a clash.
 
         The argument is never modified; when nothing new is bound it is
@@ -186,7 +186,7 @@ class Rule:
 class Fact:
     """A triple and how it got into the model: given facts have no rule, no premises and depth 0."""
 
-    triple: Triple
+    triple: Asserted
     rule: str = ""
     premises: tuple[str, ...] = ()
     depth: int = 0
@@ -260,7 +260,7 @@ class Model:
         """What the run added, in the order it was derived."""
         return self.facts[self.given_count :]
 
-    def triples(self) -> list[Triple]:
+    def triples(self) -> list[Asserted]:
         """The derived facts' triples."""
         return [f.triple for f in self.derived()]
 
@@ -268,7 +268,7 @@ class Model:
         i = self._at.get(k)
         return None if i is None else self.facts[i]
 
-    def has(self, t: Triple) -> bool:
+    def has(self, t: Asserted) -> bool:
         return key(t) in self._at
 
     def match(self, p: Pattern) -> list[Bind]:
@@ -411,7 +411,7 @@ class Engine:
     def __post_init__(self) -> None:
         object.__setattr__(self, "rules", tuple(self.rules))
 
-    def run(self, triples: Iterable[Triple]) -> Model:
+    def run(self, triples: Iterable[Asserted]) -> Model:
         """Seed the model with the triples and derive round by round.
 
         Round ``r`` fires every rule once per body position, that atom

@@ -78,6 +78,11 @@ class Claim:
     turn: int
     said: str = ""
 
+    @property
+    def doc(self) -> str:
+        """The turn id, as the graph and the rule engine read a claim's document (``kg.Asserted``)."""
+        return self.cite
+
 
 # --- the Latin-1 byte quirk ---------------------------------------------------
 
