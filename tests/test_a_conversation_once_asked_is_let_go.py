@@ -49,3 +49,33 @@ def test_the_collector_is_left_as_it_was_found(samples):
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_the_kits_memories_of_a_conversation_are_freed_without_a_collection(samples):
+    """The graph of a conversation with derived facts (conv-26 has one) leaves no reference cycle: with the
+    collector off, its rule engine's model is gone as soon as the graph is (``Model.why`` once walked with a
+    nested function calling itself, a cycle that kept every conversation's model until a collection)."""
+    import weakref
+
+    from locomo_repro.arms.graph import Knowledge
+    from locomo_repro.memory import reason
+    from locomo_repro.memory.terms import Vocabulary
+
+    made: list[weakref.ref] = []
+    real = reason.Engine.run
+
+    def run(self, triples):
+        model = real(self, triples)
+        made.append(weakref.ref(model))
+        return model
+
+    sample = samples[0]
+    gc.disable()
+    try:
+        reason.Engine.run = run  # type: ignore[method-assign]
+        graph = Knowledge(sample, Vocabulary([t.text for t in sample.turns]))
+        assert graph.derived > 0 and made and made[0]() is None  # the model is let go with __init__'s end
+        del graph
+    finally:
+        reason.Engine.run = real  # type: ignore[method-assign]
+        gc.enable()

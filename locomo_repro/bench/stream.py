@@ -159,10 +159,10 @@ def conversation(sample: Sample, settings: Settings) -> Outcome:
     """Build one conversation's memories and arms, ask every question, and return what the report needs.
 
     The conversation is let go before this returns: the memos of its texts
-    are emptied and a full collection frees what is left of it (in a worker
-    process some thousands of objects a conversation are only freed that
-    way), so a process keeps no more for having asked many conversations
-    than for one: the ×10 dataset peaks within 1.05× of locomo10.  While
+    are emptied and a full collection frees what is left of it in reference
+    cycles (the kit's own memories leave none; a plug-in's may), so a
+    process keeps no more for having asked many conversations than for one:
+    the ×10 dataset peaks at 1.09× locomo10's default table.  While
     it is built and asked, the collector does not run on its own: that one
     collection is what finds its cycles, and the collector is left as it was.
     """
