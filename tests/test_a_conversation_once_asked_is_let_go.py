@@ -26,7 +26,7 @@ def test_no_memory_of_a_conversation_outlives_it(samples):
         assert sum(isinstance(o, bench.Case) for o in gc.get_objects()) == before
     finally:
         gc.enable()
-    for memo in (reduce.normalise, reduce.stems, reduce.terms, reduce.words, reduce.sentences):
+    for memo in (reduce.normalised, reduce.stems, reduce.terms, reduce.words, reduce.sentences):
         assert memo.cache_info().currsize == 0, memo.__name__
 
 

@@ -28,23 +28,30 @@ _ARTICLE_WORDS = frozenset(("a", "an", "the", "and"))
 _IS_ARTICLE = _ARTICLE_WORDS.__contains__
 
 
-@lru_cache(maxsize=1 << 16)
 def normalise(text: str) -> str:
-    """The official ``normalize_answer``.
+    """The official ``normalize_answer``: the fields of ``normalised`` joined by single spaces."""
+    return " ".join(normalised(text)[0])
+
+
+@lru_cache(maxsize=1 << 16)
+def normalised(text: str) -> tuple[tuple[str, ...], bool]:
+    """The fields of the official ``normalize_answer(text)``, and whether each is ASCII letters and digits.
 
     An ASCII text has its punctuation deleted byte-wise (the same characters:
     the comma is one of them), and when every field left is letters and digits
     the articles can only be whole fields, so they are dropped field by field;
-    otherwise the scorer's regular expression finds them.
+    otherwise the scorer's regular expression finds them.  The stems and the
+    words of a text are taken from these fields, not from the joined text
+    split again.
     """
     if text.isascii():
         text = text.lower().encode().translate(None, _PUNCTUATION_BYTES).decode()
         fields = text.split()
         if all(map(str.isalnum, fields)):
-            return " ".join(filterfalse(_IS_ARTICLE, fields))
+            return tuple(filterfalse(_IS_ARTICLE, fields)), True
     else:
         text = text.replace(",", "").lower().translate(_DELETE_PUNCTUATION)
-    return " ".join(_ARTICLES.sub(" ", text).split())
+    return tuple(_ARTICLES.sub(" ", text).split()), False
 
 
 @lru_cache(maxsize=1)
@@ -87,7 +94,7 @@ load_stems = _STEM.load
 @lru_cache(maxsize=1 << 16)
 def stems(text: str) -> tuple[str, ...]:
     """The scorer's comparable form: normalised, split on whitespace, stemmed."""
-    return tuple(map(stem, normalise(text).split()))
+    return tuple(map(stem, normalised(text)[0]))
 
 
 @lru_cache(maxsize=1 << 16)
@@ -110,10 +117,9 @@ def words(text: str) -> tuple[str, ...]:
 
     A field with none (an em dash left over by normalising) is not a word.
     """
-    said = normalise(text)
-    fields = said.split()
-    if said.isascii() and all(map(str.isalnum, fields)):  # every field a word, as in most sentences
-        return tuple(fields)
+    fields, alnum = normalised(text)
+    if alnum:  # every field a word, as in most sentences
+        return fields
     return tuple(w for w in fields if (w.isascii() and w.isalnum()) or _WORD_CHAR.search(w))
 
 
@@ -127,13 +133,13 @@ def sentences(text: str) -> tuple[str, ...]:
 
 
 def forget() -> None:
-    """Empty the memos of whole texts (``normalise``, ``stems``, ``terms``, ``words``, ``sentences``).
+    """Empty the memos of whole texts (``normalised``, ``stems``, ``terms``, ``words``, ``sentences``).
 
     A run calls it when a conversation is done: those texts rarely come back
     in another conversation, and kept they would make a process's memory grow
     with every conversation it has seen.  The stems of single words stay.
     """
-    for memo in (normalise, stems, terms, words, sentences):
+    for memo in (normalised, stems, terms, words, sentences):
         memo.cache_clear()
 
 
