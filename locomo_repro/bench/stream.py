@@ -222,24 +222,21 @@ def outcomes(samples: Iterable[Sample], settings: Settings, jobs: int = 1, kept:
                 kept.put(outcome)
             return outcome
 
+        if jobs == 1:
+            for sample in samples:
+                yield ready(sample) or keep(conversation(sample, settings))
+            return
+        from ..arms.plugin import PluginError  # here: a run in this process starts no pool and hears from no worker
+        from ..data.stop import workers
+
         def done(got: Outcome | Future) -> Outcome:
             if isinstance(got, Outcome):
                 return got
             try:
                 return keep(got.result())
-            except Exception as err:  # a plug-in loaded here, but not in the worker (which imports it by name)?
-                from ..arms.plugin import PluginError  # here: already imported where the error is one
-
-                if not isinstance(err, PluginError):
-                    raise
+            except PluginError as err:  # loaded here, but not in the worker (which imports it by name)
                 raise PluginError(f"{err} (in a worker process: -jobs 1 runs every conversation in this one)",
                                   err.stack) from None
-
-        if jobs == 1:
-            for sample in samples:
-                yield ready(sample) or keep(conversation(sample, settings))
-            return
-        from ..data.stop import workers  # here: a run in this process starts no pool
 
         # A bad sample further on, a stop or Ctrl-C: the workers are ended, not waited for (``stop.workers``).
         with workers(jobs, preload=(__name__, *bench.imported(settings.arm_set))) as pool:

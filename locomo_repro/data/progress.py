@@ -37,7 +37,8 @@ class Progress:
         self.label = label
         self.verb = verb
         self._stream = sys.stderr if stream is None else stream
-        if total is None and count is not None and _is_terminal(self._stream):
+        terminal = _is_terminal(self._stream)
+        if total is None and count is not None and terminal:
             total, count = count(), None
         self.total = total
         self._count = count
@@ -47,7 +48,7 @@ class Progress:
         self._started = self._shown = clock()
         self._lock = threading.Lock()
         self._bar = None
-        if _is_terminal(self._stream):
+        if terminal:
             from tqdm import tqdm
 
             self._bar = tqdm(total=total, desc=label, file=self._stream, leave=False, dynamic_ncols=True)

@@ -28,12 +28,14 @@ def record(cls: T) -> T:
     ``__reduce__`` that pickles it as its fields.
 
     Only a plain record qualifies: every field in ``__init__``, positional, with at most a plain default (no
-    ``default_factory``), no ``__post_init__`` and no ``__reduce__`` of its own; anything else raises ``TypeError`` when the class is made.
+    ``default_factory``), no ``__post_init__`` and no ``__reduce__`` of its own; anything else raises
+    ``TypeError`` when the class is made.
     """
     params = getattr(cls, "__dataclass_params__", None)
     every = fields(cls) if is_dataclass(cls) else ()
     if (params is None or not params.frozen or "__slots__" not in cls.__dict__ or hasattr(cls, "__post_init__")
-            or "__reduce__" in cls.__dict__ or any(not f.init or f.kw_only or f.default_factory is not MISSING for f in every)):
+            or "__reduce__" in cls.__dict__
+            or any(not f.init or f.kw_only or f.default_factory is not MISSING for f in every)):
         raise TypeError(f"record: {cls.__qualname__} is not a frozen, slotted dataclass of plain fields")
     space: dict[str, object] = {"_made_by": cls}
     heads, body = [], []
