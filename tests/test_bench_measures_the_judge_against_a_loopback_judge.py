@@ -14,8 +14,10 @@ from locomo_repro.read.chat import ChatClient, user_message
 def test_the_judge_row_runs_judge_run_against_the_slow_judge_runs_times(monkeypatch):
     calls: list[list[str]] = []
 
-    def fake(flags, command=perf.KIT):
-        assert tuple(command) == perf.KIT
+    env = {"PYTHONPYCACHEPREFIX": "/nowhere"}
+
+    def fake(flags, command=perf.KIT, given=None):
+        assert tuple(command) == perf.KIT and given is env
         answers = json.loads(open(flags[2]).read())
         assert sum(len(s["qa"]) for s in answers) == 1540 and len(answers) == 10
         reply = ChatClient("m", flags[flags.index("-base") + 1], timeout=5).complete(user_message("judge this"))
@@ -25,7 +27,7 @@ def test_the_judge_row_runs_judge_run_against_the_slow_judge_runs_times(monkeypa
 
     monkeypatch.setattr(perf, "measure", fake)
     monkeypatch.setattr(perf, "JUDGE_DELAY", 0.0)
-    row = perf.judged(2)
+    row = perf.judged(2, env)
     assert len(row.kit) == 2 and row.ref == []
     assert [c[:2] for c in calls] == [["judge", "run"]] * 2
     for flags in calls:

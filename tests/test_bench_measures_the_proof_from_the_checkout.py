@@ -34,7 +34,7 @@ def test_each_proof_row_is_run_by_this_interpreter_runs_times(monkeypatch):
 
 
 def test_the_proof_is_a_table_under_the_speed_table(monkeypatch, capsys):
-    monkeypatch.setattr(perf, "rows", lambda runs, vs, data, only: [Row("default table", [Usage(1.0, 1.0, 50.0)], [])])
+    monkeypatch.setattr(perf, "rows", lambda runs, vs, data, only, env: [Row("default table", [Usage(1.0, 1.0, 50.0)], [])])
     monkeypatch.setattr(perf, "proof", lambda runs: [Row("`locomo-repro claims`", [Usage(20.0, 15.0, 300.0)] * runs,
                                                          [])])
     assert perf.main(["--runs", "1", "--proof-runs", "3"]) == 0

@@ -19,23 +19,28 @@ def test_each_row_alternates_the_kit_and_the_reference_on_the_same_flags(tmp_pat
     data.write_text(json.dumps([{"sample_id": "a"}, {"sample_id": "b"}]))
     calls: list[tuple[tuple[str, ...], list[str]]] = []
     copies = set()
+    env = {"PYTHONPYCACHEPREFIX": str(tmp_path / "cache")}
 
-    def fake(flags, command=KIT):
+    def fake(flags, command=KIT, given=None):
+        assert given is env  # every run of every row, the reference's too
         calls.append((tuple(command), list(flags)))
         if flags[1] != str(data):
             copies.add(flags[1])
             copied = json.loads(open(flags[1]).read())
             assert [s["sample_id"] for s in copied] == [f"{i}-{r}" for r in range(10) for i in "ab"]
-        return Usage(cpu=2.0 if tuple(command) == KIT else 4.0, wall=1.0, rss_mib=100.0)
+        # the warm runs are the first two of a row: a measured figure taken from one shows as 99
+        warm = len(calls) % 6 in (1, 2)
+        return Usage(cpu=99.0 if warm else 2.0 if tuple(command) == KIT else 4.0, wall=1.0, rss_mib=100.0)
 
     monkeypatch.setattr(perf, "measure", fake)
-    measured = perf.rows(2, REF, data, only=3)
+    measured = perf.rows(2, REF, data, only=3, env=env)
     assert [r.label for r in measured] == [label for label, _, _ in perf.ROWS]
     assert all(len(r.kit) == len(r.ref) == 2 for r in measured)
-    first = calls[:4]  # the default table: kit, reference, then reference, kit
-    assert [c[0] for c in first] == [KIT, tuple(REF), tuple(REF), KIT]
+    assert all(u.cpu == 2.0 for r in measured for u in r.kit) and all(u.cpu == 4.0 for r in measured for u in r.ref)
+    first = calls[:6]  # the default table: each command once unmeasured, then kit, reference, reference, kit
+    assert [c[0] for c in first] == [KIT, tuple(REF), KIT, tuple(REF), tuple(REF), KIT]
     assert {tuple(c[1]) for c in first} == {("-data", str(data), "-only", "3")}
-    walk = calls[4 * [label for label, _, _ in perf.ROWS].index("`-arms walk`")][1]  # four runs a row
+    walk = calls[6 * [label for label, _, _ in perf.ROWS].index("`-arms walk`")][1]  # six runs a row
     assert walk == ["-data", str(data), "-arms", "walk", "-only", "3"]
     (copy,) = copies  # the last row reads the copy ten times over; it goes with its temporary folder
     assert calls[-1][1] == ["-data", copy, "-only", "3"] and not os.path.exists(copy)
