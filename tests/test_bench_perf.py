@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 
 import pytest
 
@@ -41,3 +42,11 @@ def test_a_failing_child_is_reported_with_its_last_stderr_line():
     message = str(failed.value.code)
     assert message.startswith("locomo-repro -k 0 exited with status 2: ")
     assert "-k must be at least 1, got 0" in message and "\n" not in message
+
+
+def test_a_failing_child_that_says_nothing_on_stderr_is_reported_with_its_last_stdout_line(tmp_path):
+    session = tmp_path / "session.py"  # as a test session prints its summary: on stdout, last
+    session.write_text("import sys\nprint('F.')\nprint('1 failed, 1 passed in 0.01s')\nprint()\nsys.exit(1)\n")
+    with pytest.raises(SystemExit) as failed:
+        bench_perf.measure([str(session)], (sys.executable,))
+    assert str(failed.value.code) == f"{sys.executable} {session} exited with status 1: 1 failed, 1 passed in 0.01s"

@@ -91,25 +91,32 @@ def steady(cache: str) -> dict[str, str]:
     return env
 
 
+def _last_line(file) -> str:
+    """The last line of ``file`` that is not blank, stripped ("" when there is none)."""
+    file.seek(0)
+    lines = file.read().decode("utf-8", "replace").splitlines()
+    return next((line.strip() for line in reversed(lines) if line.strip()), "")
+
+
 def measure(flags: Sequence[str], command: Sequence[str] = KIT, env: dict[str, str] | None = None) -> Usage:
     """Run ``command`` (the kit's benchmark unless told) once with ``flags`` in a child process, in the
     environment ``env`` (this process's unless told), and account for it.
 
-    The child's stderr goes to a temporary file (a pipe could fill and stall
-    the child while ``wait4`` waits); when the child fails, its last stderr
-    line is part of the error.  CPU counts the child's own children that it
-    waited for (worker processes); peak memory is the largest process's.
+    The child's stdout and stderr go to temporary files (a pipe could fill
+    and stall the child while ``wait4`` waits); when the child fails, the
+    last line of its stderr (of its stdout when its stderr is empty: a test
+    session's summary, say) is part of the error.  CPU counts the child's own
+    children that it waited for (worker processes); peak memory is the
+    largest process's.
     """
-    with tempfile.TemporaryFile() as err:
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         start = time.perf_counter()
-        child = subprocess.Popen([*command, *flags], stdout=subprocess.DEVNULL, stderr=err, env=env)
+        child = subprocess.Popen([*command, *flags], stdout=out, stderr=err, env=env)
         _, status, usage = os.wait4(child.pid, 0)
         wall = time.perf_counter() - start
         child.returncode = os.waitstatus_to_exitcode(status)
         if child.returncode != 0:
-            err.seek(0)
-            lines = err.read().decode("utf-8", "replace").splitlines()
-            last = next((line.strip() for line in reversed(lines) if line.strip()), "")
+            last = _last_line(err) or _last_line(out)
             name = "locomo-repro" if tuple(command) == KIT else shlex.join(command)
             raise SystemExit(f"{name} {' '.join(flags)} exited with status {child.returncode}"
                              + (f": {last}" if last else ""))
