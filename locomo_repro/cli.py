@@ -42,7 +42,8 @@ if TYPE_CHECKING:
 PROG = "locomo-repro"
 
 # The kit does no linear algebra, yet numpy starts OpenBLAS's thread pool when it is first imported
-# (by -json's bootstrap, BM25, the dense memory; by no published run), and those threads cost a tenth of a second of CPU a process for nothing.
+# (by -json's bootstrap, BM25, the dense memory; by no published run), and those threads cost a tenth of
+# a second of CPU a process for nothing.
 # One thread, unless the caller chose otherwise; the workers of -jobs inherit it.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import math
 from array import array
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from heapq import nlargest
 from types import MappingProxyType
@@ -173,6 +173,7 @@ class Store:
         if admitted is None:
             return []
         items = self._items
+        key: Callable[[int], float | tuple[bool, float]]
         if self._finite and all(map(math.isfinite, q.values)):
             scores = self._dot(q, space)
             key = scores.__getitem__
