@@ -42,12 +42,11 @@ if TYPE_CHECKING:
 PROG = "locomo-repro"
 
 # The kit does no linear algebra, yet numpy starts OpenBLAS's thread pool when it is first imported
-# (by -json's bootstrap, BM25, the dense memory; by no published run), and those threads cost a tenth of
-# a second of CPU a process for nothing.
+# (by a run, not by --help), and those threads cost a tenth of a second of CPU a process for nothing.
 # One thread, unless the caller chose otherwise; the workers of -jobs inherit it.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-# At exit the interpreter collects garbage over every object still alive (the modules, the memos)
+# At exit the interpreter collects garbage over every object still alive (the modules, numpy's, the memos)
 # before it frees them, some 15 ms for nothing: what is left when the command is done is frozen out of the
 # collector's sight first, and still freed (and a file still closed) as its module is let go.
 atexit.register(gc.freeze)

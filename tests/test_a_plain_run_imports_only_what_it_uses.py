@@ -3,7 +3,7 @@
 machinery, no results or predictions file, no audited key, no JSON encoder of the reference's and no memory
 of an arm set it does not build, each of which a run that uses it imports (behavioural, not timed: a child
 interpreter runs the command line as ``python -m locomo_repro`` does and reports the modules it ended up
-holding).  numpy's part of the rule is tests/test_a_published_run_imports_no_numpy.py, NLTK's
+holding).  numpy's part of the rule is tests/test_a_run_that_searches_no_store_imports_no_numpy.py, NLTK's
 tests/test_the_shipped_stems_are_nltks.py.
 """
 

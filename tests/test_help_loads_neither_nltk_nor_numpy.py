@@ -41,8 +41,8 @@ def test_small_command_loads_neither_nltk_nor_numpy_nor_the_memories(argv):
 
 @pytest.mark.slow
 def test_a_run_does_load_them(tmp_path):
-    """The check above can fail: a command that runs the benchmark holds the arms (and no numpy:
-    tests/test_a_published_run_imports_no_numpy.py)."""
+    """The check above can fail: a command that runs the benchmark holds the arms (numpy comes with the first
+    store a memory searches: tests/test_a_run_that_searches_no_store_imports_no_numpy.py)."""
     data = tmp_path / "missing.json"
     modules = loaded("-data", str(data), "-only", "1")  # refused after the memories are imported
     assert "locomo_repro.bench.experiment" in modules and "locomo_repro.arms.graph" in modules

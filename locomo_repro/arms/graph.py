@@ -122,8 +122,8 @@ class Knowledge:
 
     @cached_property
     def store(self) -> Store:
-        """The pieces' vectors, each with its person as the filter (made when first searched: ``memory.store`` is
-        imported then)."""
+        """The pieces' vectors, each with its person as the filter (made when first searched: ``memory.store``, and
+        numpy with it, is imported then)."""
         from ..memory.store import SPACE, Store
 
         store = Store()

@@ -31,7 +31,7 @@ class VectorMemory:
     @cached_property
     def store(self) -> Store:
         """Every turn line's vector, made when first searched: an arm set without the vector arm never is (nor
-        imports ``memory.store``)."""
+        imports ``memory.store`` and numpy)."""
         from ..memory.store import Store
 
         store = Store()

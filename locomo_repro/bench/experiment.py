@@ -317,7 +317,7 @@ BUILT = {"factor": ("locomo_repro.arms.factor",), "walk": ("locomo_repro.arms.pa
 
 def imported(arm_set: str) -> tuple[str, ...]:
     """The modules building and asking ``arm_set`` imports when it first needs them rather than with this one:
-    those of its sets (:data:`BUILT`; a single arm's, its set's), and the vector store unless
+    those of its sets (:data:`BUILT`; a single arm's, its set's), and the vector store, and numpy with it, unless
     every arm of every part reads the oracle's evidence (a plug-in may search a store).  A run imports them
     before it forks its workers (``stream.outcomes``)."""
     parts = arm_set.split(",")

@@ -24,14 +24,14 @@ sum starts at +0.0 and can never become -0.0 (a sum of non-zero terms that
 cancels is +0.0 under round-to-nearest), so adding a signed zero to a zero sum
 leaves +0.0 too.  Hence the sequential dense sum equals the sequential sum
 over the dimensions where *both* vectors are non-zero, in ascending order.
-Search therefore keeps the items column by column (sparse) and, for each of the
-query's non-zero dimensions in ascending order, adds each product to its item's
-running sum: every item's sum is formed in exactly the reference order (the
-property tests compare bit patterns with a dense sequential loop).  The
-argument needs finite values (``0 * inf`` is NaN), so a store or query holding
-a non-finite component falls back to ``dot``, the literal dense loop.  The
-items are ranked in the order of their ids, by a stable sort on the score
-alone, which breaks ties by id as the reference does.
+Search therefore keeps the items column by column (sparse), lays the columns
+of the query's non-zero dimensions end to end in ascending dimension order,
+and sums the products per item with ``numpy.bincount``, whose weighted loop
+adds its inputs one at a time in input order: every item's sum is formed in
+exactly the reference order (the property tests compare bit patterns with a
+dense sequential loop).  The argument needs finite values (``0 * inf`` is
+NaN), so a store or query holding a non-finite component falls back to
+``dot``, the literal dense loop.
 
 A vector is given dense (any sequence, converted to float32) or as a
 :class:`Sparse` float32 vector, which is what ``terms.Vocabulary.weigh`` makes.
@@ -40,11 +40,12 @@ A vector is given dense (any sequence, converted to float32) or as a
 from __future__ import annotations
 
 import math
-from array import array
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from itertools import chain
 from dataclasses import dataclass
-from heapq import nlargest
 from types import MappingProxyType
+
+import numpy as np
 
 from ..data.records import record
 from .sparse import Sparse
@@ -59,16 +60,15 @@ class StoreError(ValueError):
     """A put or search the reference store refuses (``ErrID``, ``ErrDim``)."""
 
 
-def _sparse(vector: Sparse | Sequence[float]) -> Sparse:
+def _sparse(vector: Sparse | Sequence[float] | np.ndarray) -> Sparse:
     """A vector by its non-zero components; a dense vector is converted to float32 first."""
     if isinstance(vector, Sparse):
         return vector
-    try:
-        v = array("f", vector)
-    except TypeError:  # not a flat sequence of numbers (a matrix, say)
-        raise StoreError("store: vector dimension") from None
-    kept = [(j, x) for j, x in enumerate(v) if x != 0]  # NaN counts as non-zero; -0.0 does not
-    return Sparse(len(v), tuple(j for j, _ in kept), tuple(x for _, x in kept))
+    v = np.asarray(vector, dtype=np.float32)
+    if v.ndim != 1:
+        raise StoreError("store: vector dimension")
+    dims = (v != 0).nonzero()[0]  # NaN counts as non-zero; -0.0 does not
+    return Sparse(v.size, tuple(dims.tolist()), tuple(v[dims].astype(np.float64).tolist()))
 
 
 @record
@@ -94,11 +94,6 @@ def _byte_key(s: str) -> bytes:
     return s.encode("utf-8", "surrogatepass")
 
 
-def _descending(score: float) -> tuple[bool, float]:
-    """A score's place in a descending order with NaN after every number (numpy's sort of the negated scores)."""
-    return (False, score) if score == score else (True, 0.0)
-
-
 @dataclass(slots=True)
 class _Item:
     id: str
@@ -115,12 +110,12 @@ class Store:
         self._items: list[_Item] = []
         self._at: dict[str, int] = {}
         self._fresh = False  # derived indexes below are valid
-        self._cols: dict[str | None, dict[int, tuple[list[int], list[float]]]] = {}  # by space
-        self._by_id: list[int] = []
+        self._cols: list[tuple[np.ndarray, np.ndarray] | None] = []
+        self._rank = np.empty(0, np.int64)
         self._finite = True
-        self._spaces: dict[str, list[int]] = {}
+        self._spaces: dict[str, np.ndarray] = {}
 
-    def put(self, id: str, vector: Sparse | Sequence[float], meta: Mapping[str, str] | None = None) -> None:
+    def put(self, id: str, vector: Sparse | Sequence[float] | np.ndarray, meta: Mapping[str, str] | None = None) -> None:
         """File a vector (converted to float32) and a copy of its metadata under ``id``.
 
         Replaces a known id in place.  Raises ``StoreError`` for an empty id,
@@ -152,11 +147,11 @@ class Store:
     def __len__(self) -> int:
         return len(self._items)
 
-    def near(self, vector: Sparse | Sequence[float], k: int = 0) -> list[Match]:
+    def near(self, vector: Sparse | Sequence[float] | np.ndarray, k: int = 0) -> list[Match]:
         """The ``k`` nearest items, nearest first (Go ``Mem.Near``: an unfiltered search)."""
         return self.search(vector, k)
 
-    def search(self, vector: Sparse | Sequence[float], k: int = 0, *, space: str | None = None) -> list[Match]:
+    def search(self, vector: Sparse | Sequence[float] | np.ndarray, k: int = 0, *, space: str | None = None) -> list[Match]:
         """Go ``Mem.Search`` with ``Filter{}.Eq(Space, space)`` when ``space`` is given.
 
         The admitted items are scored and sorted by score descending, id
@@ -169,73 +164,96 @@ class Store:
         if not self._items:
             return []
         self._index()
-        admitted = self._by_id if space is None else self._spaces.get(space)  # in id order
-        if admitted is None:
-            return []
-        items = self._items
-        key: Callable[[int], float | tuple[bool, float]]
-        if self._finite and all(map(math.isfinite, q.values)):
-            scores = self._dot(q, space)
-            key = scores.__getitem__
+        if space is None:
+            admitted = np.arange(len(self._items), dtype=np.int64)
         else:
-            qs = q.dense()
-            scores = [0.0] * len(items)
-            for i in admitted:
-                scores[i] = dot(qs, items[i].vector.dense())
-            key = lambda i: _descending(scores[i])  # noqa: E731
-        # a stable sort, descending, of items in id order: ties stay in id order
-        top = nlargest(k, admitted, key=key) if k > 0 else sorted(admitted, key=key, reverse=True)
-        return [Match(items[i].id, scores[i], items[i].meta) for i in top]
+            found = self._spaces.get(space)
+            if found is None:
+                return []
+            admitted = found
+        scores = self._score(q, admitted)
+        order = self._top(scores, self._rank[admitted], k)
+        items = self._items
+        return [Match(items[i].id, s, items[i].meta)
+                for i, s in zip(admitted[order].tolist(), scores[order].tolist())]
 
     # -- internals ----------------------------------------------------------
 
+    @staticmethod
+    def _top(scores: np.ndarray, rank: np.ndarray, k: int) -> np.ndarray:
+        """Indices of the first ``k`` (all if ``k <= 0``) by score descending, then id rank ascending.
+
+        When at least ``k`` scores are positive the answer lies among them,
+        so only those are sorted, and of them only those at or above the
+        ``k``-th largest (ties included).
+        """
+        if k > 0:
+            pos = (scores > 0).nonzero()[0]
+            if pos.size > k:
+                top = scores[pos]
+                pos = pos[top >= np.partition(top, top.size - k)[top.size - k]]
+            if pos.size >= k:
+                order = pos[np.lexsort((rank[pos], -scores[pos]))]
+                return order[:k]
+        order = np.lexsort((rank, -scores))
+        return order[:k] if 0 < k < order.size else order
+
     def _index(self) -> None:
-        """Rebuild the id order and the space index after writes (the columns are made as searches need them)."""
+        """Rebuild the column layout, id ranks and space index after writes."""
         if self._fresh:
             return
         items = self._items
-        self._by_id = sorted(range(len(items)), key=lambda i: _byte_key(items[i].id))
+        n = len(items)
+        counts = np.fromiter((len(it.vector.dims) for it in items), dtype=np.int64, count=n)
+        size = int(counts.sum())
+        dims = np.fromiter(chain.from_iterable(it.vector.dims for it in items), dtype=np.int64, count=size)
+        vals = np.fromiter(chain.from_iterable(it.vector.values for it in items), dtype=np.float64, count=size)
+        rows = np.repeat(np.arange(n, dtype=np.int64), counts)
+        order = np.argsort(dims, kind="stable")
+        rows, vals = rows[order], vals[order]
+        start = np.zeros(self._dim + 1, np.int64)
+        np.cumsum(np.bincount(dims, minlength=self._dim), out=start[1:])
+        bounds = start.tolist()
+        # column j: the items holding dimension j (ascending position) and their values
+        self._cols = [(rows[lo:hi], vals[lo:hi]) if lo < hi else None for lo, hi in zip(bounds, bounds[1:])]
+        by_id = sorted(range(n), key=lambda i: _byte_key(items[i].id))
+        self._rank = np.empty(n, np.int64)
+        self._rank[by_id] = np.arange(n, dtype=np.int64)
         self._finite = all(it.finite for it in items)
-        spaces: dict[str, list[int]] = {}
-        for i in self._by_id:
-            space = items[i].meta.get(SPACE)
-            if space is not None:
-                spaces.setdefault(space, []).append(i)
-        self._spaces = spaces
-        self._cols = {}
+        groups: dict[str, list[int]] = {}
+        for i, it in enumerate(items):
+            if SPACE in it.meta:
+                groups.setdefault(it.meta[SPACE], []).append(i)
+        self._spaces = {v: np.array(g, dtype=np.int64) for v, g in groups.items()}
         self._fresh = True
 
-    def _columns(self, space: str | None) -> dict[int, tuple[list[int], list[float]]]:
-        """The admitted items column by column: for dimension j, the positions of the items holding it and their
-        values (made at the first search of the space, so a filtered search adds up its own items only)."""
-        cols = self._cols.get(space)
-        if cols is None:
-            cols = self._cols[space] = {}
-            items = self._items
-            for i in self._by_id if space is None else self._spaces[space]:
-                vector = items[i].vector
-                for j, x in zip(vector.dims, vector.values):
-                    col = cols.get(j)
-                    if col is None:
-                        cols[j] = ([i], [x])
-                    else:
-                        col[0].append(i)
-                        col[1].append(x)
-        return cols
+    def _score(self, q: Sparse, admitted: np.ndarray) -> np.ndarray:
+        if not (self._finite and all(map(math.isfinite, q.values))):
+            qs = q.dense()
+            return np.array([dot(qs, self._items[i].vector.dense()) for i in admitted.tolist()], dtype=np.float64)
+        return self._dot(q)[admitted]
 
-    def _dot(self, q: Sparse, space: str | None) -> list[float]:
-        """Inner product of the query with every admitted item, by position (the others score +0.0), each summed
-        in ascending dimension order.
+    def _dot(self, q: Sparse) -> np.ndarray:
+        """Inner product of the query with every item, each summed in ascending dimension order.
 
-        The query's columns are taken in ascending dimension order and each product is added to its item's
-        running sum as it comes: the sums start from +0.0 and run in the reference order (the products are
-        exact, so forming each before its addition changes nothing).
+        The query's columns are laid end to end in ascending dimension order
+        and summed per item by ``bincount``, whose weighted loop adds its
+        inputs one after another in input order, starting from +0.0.  The
+        products are exact, so forming them before the sum changes nothing.
         """
-        sums = [0.0] * len(self._items)
-        cols = self._columns(space)
+        cols = self._cols
+        rows, vals, reps = [], [], []
         for j, x in zip(q.dims, q.values):
-            col = cols.get(j)
+            col = cols[j]
             if col is not None:
-                for i, v in zip(*col):
-                    sums[i] += v * x
-        return sums
+                rows.append(col[0])
+                vals.append(col[1])
+                reps.append(x)
+        n = len(self._items)
+        if not rows:
+            return np.zeros(n, dtype=np.float64)
+        if len(rows) == 1:
+            return np.bincount(rows[0], weights=vals[0] * reps[0], minlength=n)
+        lengths = [r.size for r in rows]
+        weights = np.concatenate(vals) * np.repeat(np.array(reps, dtype=np.float64), lengths)
+        return np.bincount(np.concatenate(rows), weights=weights, minlength=n)

@@ -52,8 +52,8 @@ def parts(reply: str, answer: str) -> float:
 
 
 def mean(values: Sequence[float]) -> float:
-    """``numpy.mean`` of a non-empty list of floats, bit for bit, without importing numpy (no published run
-    does): the sum is numpy's pairwise summation of float64 (:func:`_pairwise`), divided
+    """``numpy.mean`` of a non-empty list of floats, bit for bit, without importing numpy (a run that searches
+    no vector store never does): the sum is numpy's pairwise summation of float64 (:func:`_pairwise`), divided
     by the count (a property test holds it to numpy's)."""
     return _pairwise(values, 0, len(values)) / len(values)
 
