@@ -8,15 +8,16 @@ import re
 
 import pytest
 
-pytest.importorskip("matplotlib", reason="the report extra (matplotlib) is not installed")
+import toy_board
+from locomo_repro.data.dataset import load
+from locomo_repro.peers import leaderboard
+from locomo_repro.report import cli as report_cli
+from locomo_repro.report import page
+from locomo_repro.score.predictions import read
+from refused import one_line
 
-import toy_board  # noqa: E402
-from locomo_repro.data.dataset import load  # noqa: E402
-from locomo_repro.peers import leaderboard  # noqa: E402
-from locomo_repro.report import cli as report_cli  # noqa: E402
-from locomo_repro.report import page, plots  # noqa: E402
-from locomo_repro.score.predictions import read  # noqa: E402
-from refused import one_line  # noqa: E402
+pytest.importorskip("matplotlib", reason="the report extra (matplotlib) is not installed")
+from locomo_repro.report import plots  # noqa: E402
 
 
 def section(tmp_path, monkeypatch) -> tuple[str, list[leaderboard.Placed]]:
