@@ -78,7 +78,7 @@ class Scope:
             if ids and sample.id not in ids:
                 continue
             if self.only and handed == self.only:
-                continue  # the rest still read: a bad file is refused whatever -only says
+                continue  # the rest still read (but the pinned dataset's): a bad file is refused whatever -only says
             handed += 1
             yield replace(sample, questions=sample.questions[: self.limit]) if self.limit else sample
 
