@@ -1,5 +1,6 @@
 """A conversation, once asked, is let go (``bench.stream.conversation``): none of its memories stays alive
-and the memos of its texts are empty, so a run's memory does not grow with its number of conversations."""
+and the memos of its texts are empty, so a run's memory does not grow with its number of conversations.
+The last one a run asks in a process keeps its memos: nothing follows to need the room."""
 
 from __future__ import annotations
 
@@ -28,6 +29,34 @@ def test_no_memory_of_a_conversation_outlives_it(samples):
         gc.enable()
     for memo in (reduce.normalised, reduce.stems, reduce.terms, reduce.words, reduce.sentences):
         assert memo.cache_info().currsize == 0, memo.__name__
+
+
+def test_the_last_conversation_keeps_its_memos_but_none_of_its_memories(samples):
+    before = alive_cases()
+    got = stream.conversation(samples[1], stream.Settings(Options()), last=True)
+    assert got.questions == len(samples[1].questions)
+    gc.disable()
+    try:
+        assert sum(isinstance(o, bench.Case) for o in gc.get_objects()) == before  # freed without a collection
+    finally:
+        gc.enable()
+    assert reduce.stems.cache_info().currsize > 0
+    reduce.forget()
+
+
+def test_a_one_job_run_lets_go_every_conversation_but_its_last(samples, monkeypatch):
+    asked: list[tuple[str, bool]] = []
+    real = stream.conversation
+
+    def conversation(sample, settings, *, last=False):
+        asked.append((sample.id, last))
+        return real(sample, settings, last=last)
+
+    monkeypatch.setattr(stream, "conversation", conversation)
+    got = list(stream.outcomes(iter(samples[:3]), stream.Settings(Options(), arm_set="read")))
+    assert [o.sample for o in got] == [s.id for s in samples[:3]]
+    assert asked == [(samples[0].id, False), (samples[1].id, False), (samples[2].id, True)]
+    reduce.forget()
 
 
 def test_forget_keeps_the_stems_of_words():

@@ -31,7 +31,7 @@ class Scoped:
 
         self.store: Store = Store()
         for key, piece in knowledge.pieces.items():
-            self.store.put(key, vocab.weigh(knowledge.turns[piece.turn].line()), {SPACE: piece.who})
+            self.store.put(key, vocab.weigh_turn(knowledge.turns[piece.turn]), {SPACE: piece.who})
 
     def recall(self, question: str, k: int) -> list[Cite]:
         who = fold(self.knowledge.subject(question))

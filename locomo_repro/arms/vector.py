@@ -36,7 +36,7 @@ class VectorMemory:
 
         store = Store()
         for id, t in self.turns.items():
-            store.put(id, self.vocab.weigh(t.line()))
+            store.put(id, self.vocab.weigh_turn(t))
         return store
 
     def recall(self, question: str, k: int) -> list[Cite]:

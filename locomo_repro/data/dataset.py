@@ -72,6 +72,11 @@ class Turn:
         """The turn as a retriever indexes it: date and speaker included."""
         return f'({self.day}) {self.speaker} said, "{self.text}"'
 
+    def line_parts(self) -> tuple[str, str, str, str]:
+        """The parts of ``line()`` between its runs of punctuation and spaces: day, speaker, "said", text (a
+        text's stems are those of its parts in turn: ``text.reduce.joined_stems``)."""
+        return self.day, self.speaker, "said", self.text
+
 
 @record
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,8 @@ from itertools import chain
 from functools import lru_cache
 
 from ..text.lexicon import ASKED_WORDS, STOP
-from ..text.reduce import stem, stems, terms
+from ..data.dataset import Turn
+from ..text.reduce import joined_stems, stem, stems, terms
 from .sparse import Sparse
 
 # Coefficients of the natural logarithm in Go's math package (the fdlibm
@@ -97,13 +98,22 @@ class Vocabulary:
         """
         got = self._weighed.get(text)
         if got is None:
-            self._weighed[text] = got = self._weigh(text)
+            self._weighed[text] = got = self._weigh(stems(text))
         return got
 
-    def _weigh(self, text: str) -> Sparse:
+    def weigh_turn(self, turn: Turn) -> Sparse:
+        """``weigh(turn.line())``, from the stems of the line's parts (``reduce.joined_stems``): the turn's text
+        was stemmed for the vocabulary, and its session's day for the turns before it."""
+        line = turn.line()
+        got = self._weighed.get(line)
+        if got is None:
+            self._weighed[line] = got = self._weigh(joined_stems(turn.line_parts()))
+        return got
+
+    def _weigh(self, stemmed: Iterable[str]) -> Sparse:
         index, placed = self.index, self._placed
         counts: dict[int, int] = {}  # by vector position
-        for t in stems(text):
+        for t in stemmed:
             i = index.get(t)
             if i is not None:
                 counts[i] = counts.get(i, 0) + 1
