@@ -15,7 +15,7 @@ SPACE = (
     "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
     "\u2028\u2029\u202f\u205f\u3000"
 )
-_SPACE_RUN = re.compile("[" + re.escape(SPACE) + "]+")
+_SPACE_RUN = "[" + re.escape(SPACE) + "]+"  # compiled by ``re`` at its first use: few texts need it
 _PY_ONLY_SPACE = re.compile("[\x1c-\x1f]")  # str.isspace() but not unicode.IsSpace
 
 
@@ -28,7 +28,7 @@ def fields(s: str) -> list[str]:
     """``strings.Fields``: the non-empty runs between ``unicode.IsSpace`` characters."""
     if s.isprintable() or _PY_ONLY_SPACE.search(s) is None:  # U+001C..U+001F are not printable
         return s.split()
-    return [f for f in _SPACE_RUN.split(s) if f]
+    return [f for f in re.split(_SPACE_RUN, s) if f]
 
 
 def to_lower(s: str) -> str:

@@ -449,7 +449,7 @@ def third_person(
     return out
 
 
-_FIELD = re.compile(f"[^{re.escape(SPACE)}]+")
+_FIELD = f"[^{re.escape(SPACE)}]+"  # compiled by ``re`` at its first use: only coreference reads fields
 
 
 def _fields(text: str) -> Iterator[tuple[int, int | None, int, int]]:
@@ -462,7 +462,7 @@ def _fields(text: str) -> Iterator[tuple[int, int | None, int, int]]:
     at = 0
     for index, sentence in enumerate(sentences(text)):
         at = text.index(sentence, at)
-        spans = [(m.start(), m.end(), words(m.group())) for m in _FIELD.finditer(sentence)]
+        spans = [(m.start(), m.end(), words(m.group())) for m in re.finditer(_FIELD, sentence)]
         if [w for _, _, ws in spans for w in ws] == list(words(sentence)):
             n = 0
             for start, end, ws in spans:

@@ -40,8 +40,8 @@ def read(text: str) -> tuple[str, dict[str, str]]:
     """The NLTK version a table was made with and its stems by word."""
     head, _, body = text.partition("\n")
     version = head.removeprefix("# nltk ")
-    pairs = (line.split("\t") for line in body.split("\n") if line)
-    return version, {word: stem for word, stem in pairs}
+    cut = body.split()  # word, stem, word, stem, ...: neither holds whitespace
+    return version, dict(zip(cut[::2], cut[1::2]))
 
 
 def known() -> dict[str, str]:
