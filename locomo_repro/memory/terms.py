@@ -83,9 +83,10 @@ class Vocabulary:
         """The IDF weight of a stem."""
         return self.weights.get(term, self.unknown)
 
-    def weigh(self, text: str) -> Sparse:
+    def weigh(self, text: str, parts: Iterable[str] | None = None) -> Sparse:
         """A text as a float32 unit vector (the zero vector when it has no known stem), by its non-zero
-        components.
+        components; ``parts``, when given, are what the text is made of (``reduce.joined_stems``), and its
+        stems are taken from theirs.
 
         The components are worked out in Python floats, in position order,
         each rounded to float32 where the reference rounds: term frequency ×
@@ -98,17 +99,13 @@ class Vocabulary:
         """
         got = self._weighed.get(text)
         if got is None:
-            self._weighed[text] = got = self._weigh(stems(text))
+            self._weighed[text] = got = self._weigh(stems(text) if parts is None else joined_stems(parts))
         return got
 
     def weigh_turn(self, turn: Turn) -> Sparse:
-        """``weigh(turn.line())``, from the stems of the line's parts (``reduce.joined_stems``): the turn's text
-        was stemmed for the vocabulary, and its session's day for the turns before it."""
-        line = turn.line()
-        got = self._weighed.get(line)
-        if got is None:
-            self._weighed[line] = got = self._weigh(joined_stems(turn.line_parts()))
-        return got
+        """``weigh(turn.line())``, from the stems of the line's parts: the turn's text was stemmed for the
+        vocabulary, and its session's day for the turns before it."""
+        return self.weigh(turn.line(), turn.line_parts())
 
     def _weigh(self, stemmed: Iterable[str]) -> Sparse:
         index, placed = self.index, self._placed
