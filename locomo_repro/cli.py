@@ -24,7 +24,7 @@ import itertools
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, TextIO
 from pathlib import Path
 
@@ -40,6 +40,7 @@ from .read.endpoint import DEFAULT_BASE_URL, DEFAULT_MEMO, KEY_VARIABLES, api_ke
 from .read.reader import Options
 from .score import signature
 from .score.key import AUDITED, Key, flag as key_flag, load as load_key
+from .data.records import record
 
 if TYPE_CHECKING:
     from .bench import stream
@@ -481,7 +482,7 @@ def run_main(argv: Sequence[str]) -> int:
         return 2 if isinstance(err, PluginError) else 1
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Command:
     """A subcommand: the module whose ``main(argv)`` carries it out, the words put before its arguments, and
     one line of help."""

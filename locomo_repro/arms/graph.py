@@ -11,7 +11,6 @@ the object of its best-covering claim.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -37,7 +36,6 @@ NAMING = Rule(
 
 
 @record
-@dataclass(frozen=True, slots=True)
 class Held:
     """A claim as a piece keeps it for answering: its object and the stems of predicate + object."""
 
@@ -46,7 +44,6 @@ class Held:
 
 
 @record
-@dataclass(frozen=True, slots=True)
 class Piece:
     """What one person was said to do in one turn: the turn index, the person, the sentences, the claims."""
 

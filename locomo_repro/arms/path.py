@@ -22,7 +22,6 @@ either way, and ``hops=1`` is the reference arm unchanged.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from ..memory import kg
 from ..arms.graph import Knowledge
@@ -30,9 +29,10 @@ from ..memory.cite import Cite
 from ..go.strings import fields, to_lower
 from ..memory.talk import mentions
 from ..text.reduce import stem, stems, terms
+from ..data.records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class _Said:
     """An edge's wording (label then target), as stems in order and as a set."""
 

@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TextIO, runtime_checkable
 
 from ..data.dataset import Sample, Turn
 from ..memory.cite import Cite
+from ..data.records import record
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
@@ -56,7 +57,7 @@ if TYPE_CHECKING:
 PROTOCOL = 1
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Conversation:
     """One conversation as a plug-in sees it: its sample id, its two speakers and its turns in order.
 
@@ -75,7 +76,7 @@ class Conversation:
         return cls(sample.id, sample.speakers, sample.turns)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Session:
     """One session of a conversation as a memory fed session by session gets it (``add(session)``): its
     number, its date (a ``datetime``, or ``None``) and its turns in order."""
@@ -408,7 +409,7 @@ def _libraries(factory: object) -> list[str]:
     return out
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Said:
     """An answerer's answer to one question: the reply, the dialogue ids it drew on and its confidence
     (``None`` where it gave none)."""

@@ -41,7 +41,7 @@ def plugged(made: object) -> TypeGuard[Plugged | Asked]:
     return plugin is not None and isinstance(made, (plugin.Plugged, plugin.Asked))
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Arm:
     """An arm of the experiment: a memory, the reader of its evidence, and the column name.
 
@@ -61,7 +61,6 @@ class Arm:
 
 
 @record
-@dataclass(frozen=True, slots=True)
 class Record:
     """One question answered by one arm, graded.
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from ..data.records import record
 
 #: The arm sets a run can ask for, each with the arms it builds (in the order it builds them).
 ARM_SETS: dict[str, tuple[str, ...]] = {
@@ -34,7 +34,7 @@ STEPS: dict[str, tuple[float, ...]] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PluginSweep:
     """A sweep over a plug-in's setting, ``-sweep 'ARM(KEY=V1,V2,...)'``: the plug-in (its arm's name, or its
     name in ``-arms``), the setting's key, and the values, each a number, in the order given."""

@@ -39,7 +39,6 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import cast
@@ -49,6 +48,7 @@ from ..data import jsonio
 from ..data.atomic import unwritable, write_atomic
 from ..data.dataset import items
 from ..score.reference import FILES
+from ..data.records import record
 
 #: The kit's benchmark command.
 KIT: tuple[str, ...] = (sys.executable, "-m", "locomo_repro")
@@ -73,7 +73,7 @@ JUDGE_REPLIES, JUDGE_REPEATS, JUDGE_DELAY, JUDGE_CONCURRENCY = 1540, 2, 0.2, 32
 BEGIN, END = "<!-- bench -->", "<!-- /bench -->"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Usage:
     """One run: CPU seconds (user + system), wall seconds, peak resident set in MiB."""
 
@@ -140,7 +140,7 @@ def tenfold(source: Path, folder: Path) -> Path:
     return out
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Row:
     """One row of the speed table: the kit's runs and the reference's (none without ``--vs``)."""
 

@@ -11,7 +11,7 @@ memories are made inside the functions: a refused setting loads none.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..data.dataset import DatasetError, Sample, items, load_each, resolve
@@ -20,6 +20,7 @@ from ..read.endpoint import DEFAULT_BASE_URL
 from ..score import signature
 from ..score.key import Key
 from .names import STEPS, plugin_sweep
+from ..data import records
 
 if TYPE_CHECKING:
     from ..arms.plugin import Plugin
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 READER = ("k", "floor", "span", "band", "parts")
 
 
-@dataclass(frozen=True, slots=True)
+@records.record
 class Scope:
     """What a run asks beyond each conversation's settings: the dataset (a path; None: ``LOCOMO_DATA``, else
     the cache), the sample ids of ``-conversations`` (none: every one), the first ``only`` conversations and

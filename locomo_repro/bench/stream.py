@@ -30,6 +30,7 @@ from ..score.key import Key
 from ..text.reduce import forget, load_stems
 from . import experiment as bench
 from .names import plugin_sweep, steps
+from ..data.records import record
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor, Future
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
     from ..score import results as saved
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Settings:
     """What a run builds and asks: the arm set (an ``-arms`` value: sets and plug-ins), the ablations, the
     reader settings, the swept setting, how many threads a plug-in's calls may run in at once, and how many
@@ -77,7 +78,7 @@ class Outcome:
     evidence: tuple[dict[str, Evidence], ...] = ()  # per pass, by arm: the evidence handed to its reader
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Spent:
     """What one arm cost over one conversation, measured: seconds building its memory (a plug-in's factory;
     for a built-in arm, the kit's whole build of the conversation, which its arms share), seconds per call

@@ -56,9 +56,9 @@ import stat
 import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
+from .records import record
 
 #: The signals whose arrival removes the temporary files before they end the process.
 SIGNALS = tuple(s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)) if s is not None)
@@ -71,7 +71,7 @@ class WriteError(OSError):
         return f"{self.filename}: cannot write: {self.strerror}"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class _Plan:
     """How one path is written: ``target`` is the path with symlinks followed, ``st`` what is there now."""
 

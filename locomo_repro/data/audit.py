@@ -15,12 +15,12 @@ import hashlib
 import os
 import re
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 from . import jsonio
 from .atomic import write_atomic
 from .categories import ANSWERABLE
+from .records import record
 
 #: The pinned copy: commit, address, digest.
 COMMIT = "9493fb4b4af4256ed17a18e8fd0b3cfdeec29539"
@@ -45,7 +45,7 @@ class AuditError(Exception):
     """An errors file that cannot be found, fetched or read; the message is one line naming it."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Error:
     """One problem the audit found: the question (``sample``, ``index``: positions from 0), its text, category
     and gold as the dataset has them, the error type, and the corrected answer and evidence."""
@@ -67,7 +67,7 @@ class Error:
         return self.type != CITATION
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Errors:
     """An errors file read: where it came from, its whole sha256, and its errors in file order."""
 

@@ -15,10 +15,10 @@ folded into one of these.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from .records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Category:
     """One category: its number in the data, its official name, how the official scorer grades it
     (``parts``, ``f1``, ``cut`` at ``;``, ``declined``) and whether its answer is in the conversation."""

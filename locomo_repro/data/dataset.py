@@ -15,7 +15,6 @@ import os
 import re
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
@@ -24,6 +23,7 @@ from ..go.strings import trim_space
 from . import jsonio
 from .categories import ANSWERABLE as ANSWERABLE, CATEGORIES as CATEGORIES  # re-exported: dataset.CATEGORIES
 from .categories import COGNITIVE as _COGNITIVE, LOCOMO as LOCOMO
+from .digest import file_sha256
 from .records import record
 from .atomic import write_atomic as write_atomic, write_kept  # the kit's one writer; dataset.write_atomic is it
 
@@ -53,7 +53,6 @@ class DatasetError(Exception):
 
 
 @record
-@dataclass(frozen=True, slots=True)
 class Turn:
     """A turn of the conversation: dialogue id ("D3:12"), session number and date, speaker, text."""
 
@@ -79,7 +78,6 @@ class Turn:
 
 
 @record
-@dataclass(frozen=True, slots=True)
 class Question:
     """One question with its answer (the adversarial answer for category 5) and evidence ids; ``held`` when an
     answer key holds it apart from every category (``score.key``)."""
@@ -91,7 +89,7 @@ class Question:
     held: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Sample:
     """One conversation between two speakers, its turns in order and its questions."""
 
@@ -182,10 +180,7 @@ def resolve(path: str | os.PathLike[str] | None = None) -> Path:
 def pinned(file: Path) -> bool:
     """Whether ``file`` holds the pinned dataset's very bytes (its size, then its sha256: ``SIZE``, ``SHA256``)."""
     try:
-        if file.stat().st_size != SIZE:
-            return False
-        with file.open("rb") as f:
-            return hashlib.file_digest(f, "sha256").hexdigest() == SHA256
+        return file.stat().st_size == SIZE and file_sha256(file) == SHA256
     except OSError:
         return False
 

@@ -40,6 +40,7 @@ from ..score.signature import KIT, PREFIX, Signature
 from . import measures as m
 from .files import Judged, cause, read, read_key
 from .verdicts import JudgedError, Verdict
+from ..data.records import record
 
 PROG = "locomo-repro judge stats"
 
@@ -222,7 +223,7 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Measured:
     """The table of judged files: each file's path, shape and signature, the notes, the rows."""
 

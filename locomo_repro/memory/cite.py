@@ -8,7 +8,6 @@ means the same thing whatever unit a memory indexes.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Protocol
 
 from ..data.records import record
@@ -18,7 +17,6 @@ from ..text.reduce import terms
 
 
 @record
-@dataclass(frozen=True, slots=True)
 class Cite:
     """One turn a memory offers, its score, and the phrase it matched inside it ("" if none)."""
 

@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..go.strings import fields, to_lower, trim_space
+from ..data.records import record
 
 #: Confidence of an entity named in a gazetteer (the reference's name score).
 NAMED = 0.9
@@ -59,7 +60,7 @@ PRONOUNS = re.compile(
 )
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Entity:
     """A name found in a text: its surface, label, span and confidence."""
 
@@ -82,7 +83,7 @@ class Mention:
     of: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Chain:
     """The mentions that name one thing, and the head: its earliest name."""
 
@@ -91,7 +92,7 @@ class Chain:
     label: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Ref:
     """A pronoun and the name it was referred to."""
 

@@ -79,7 +79,6 @@ class Asserted(Protocol):
 
 
 @record
-@dataclass(frozen=True, slots=True)
 class Triple:
     """A claim: subject, predicate, object, the document and position it came from, and its confidence."""
 
@@ -120,7 +119,6 @@ class Edge:
 
 
 @record
-@dataclass(frozen=True, slots=True)
 class Step:
     """An edge reached by ``Graph.walk`` and the hop (1-based) at which it was first reached."""
 

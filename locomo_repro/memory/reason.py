@@ -66,7 +66,7 @@ def _blank(s: str) -> bool:
     return trim_space(s) == ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Pattern:
     """A triple whose terms may be variables (``?name``); a variable used twice must bind one term."""
 
@@ -182,7 +182,6 @@ class Rule:
 
 
 @record
-@dataclass(frozen=True, slots=True)
 class Fact:
     """A triple and how it got into the model: given facts have no rule, no premises and depth 0."""
 

@@ -3,13 +3,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from ..data.records import record
 
 
 @record
-@dataclass(frozen=True, slots=True)
 class Sparse:
     """A float32 vector of length ``size`` given by its non-zero components: ``dims`` ascending, each
     value in ``values`` a float32 held in a Python float (NaN counts as non-zero, -0.0 does not)."""

@@ -72,7 +72,6 @@ def _sparse(vector: Sparse | Sequence[float] | np.ndarray) -> Sparse:
 
 
 @record
-@dataclass(frozen=True, slots=True)
 class Match:
     """One search result: the id, its float64 score and a read-only view of its metadata."""
 

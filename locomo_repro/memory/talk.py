@@ -20,7 +20,6 @@ import re
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from itertools import groupby
 from typing import Protocol
 
@@ -60,7 +59,6 @@ NAMING_WORDS = 3
 
 
 @record
-@dataclass(frozen=True, slots=True)
 class Claim:
     """One (subject, predicate, object) a sentence asserted, with where and when.
 

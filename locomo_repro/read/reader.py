@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from ..data.dataset import MONTH_NAMES, day, day_of
 from ..text.lexicon import DECLINE, MONTHS, QUESTION_WORDS, STOP
 from ..memory.cite import Cite
 from ..memory.terms import Vocabulary
 from ..text.reduce import is_question, sentences, stem, terms, words
+from ..data.records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Options:
     """Reader and recall settings: cites per question, confidence floor, span width, band, parts."""
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, TextIO
 
 from .. import claims
@@ -36,6 +35,7 @@ from ..judge.verdicts import Verdict
 from ..score import results as saved
 from ..score import stats
 from ..score.predictions import Predictions
+from ..data.records import record
 
 #: The floors of the trade-off: 0 to 1 in steps of 0.05 (the published sweep's values among them).
 FLOORS: tuple[float, ...] = tuple(i / 20 for i in range(21))
@@ -49,7 +49,7 @@ ROWS: tuple[tuple[str, str, tuple[int, ...]], ...] = (
 )
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Point:
     """One arm at one floor: share of all questions declined, answerable F1, adversarial F1."""
 
@@ -60,7 +60,7 @@ class Point:
     adversarial: float
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Estimate:
     """One arm's mean F1 over one row's questions, with its 95% bootstrap interval; for a file that carries
     its own judge's verdicts (``<arm>_judge``), ``judge`` is the share true over the row's questions that have
@@ -77,7 +77,7 @@ class Estimate:
     j: Figure | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Agreement:
     """One arm's re-judged verdicts against the file's own: the questions both judged, the share on which they
     agree, and Cohen's kappa (None: nothing to measure)."""
@@ -88,7 +88,7 @@ class Agreement:
     kappa: float | None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Rejudged:
     """What a judged file of a predictions file's very replies says beside its F1: the judge (name, model),
     the file it was read from (base name and digest), the failed judgements, the judge's leniency over the
@@ -103,7 +103,7 @@ class Rejudged:
     agreements: tuple[Agreement, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Difference:
     """Arm ``one`` minus arm ``two`` on one half (adversarial or answerable), with its 95% bootstrap interval."""
 
@@ -115,7 +115,7 @@ class Difference:
     high: float
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Spending:
     """One arm of one pass beside its cost: its label (the arm, with the swept value in a sweep), answerable and
     overall F1 (the results file's floats), the words of evidence handed to its reader a question on average
@@ -130,7 +130,7 @@ class Spending:
     calls: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ClaimRow:
     """A claim that is not simply reproduced: published against measured, and why."""
 
@@ -142,7 +142,7 @@ class ClaimRow:
     holds: bool
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Claims:
     """The reproduction at a glance: claims per status (in ``claims.STATUSES`` order) and the refuted ones.
 

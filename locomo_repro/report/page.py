@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import html
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from .. import __version__
 from ..peers.leaderboard import Placed
 from ..score.stats import go_f
 from .figures import Claims, Difference, Estimate, Point, Rejudged, Spending
+from ..data.records import record
 
 STYLE = """
 body { font-family: sans-serif; max-width: 72rem; margin: 1rem auto; padding: 0 1rem; color: #222; }
@@ -29,7 +29,7 @@ figure svg { max-width: 100%; height: auto; }
 """
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Source:
     """One set of arms shown per category: the kit's run of an arm set, or a predictions file (``title``
     names it by its base name and digest, never by a folder of the machine that made the page)."""
@@ -44,7 +44,7 @@ class Source:
     rejudged: Rejudged | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Tradeoff:
     """The trade-off of one arm set."""
 
@@ -55,7 +55,7 @@ class Tradeoff:
     svg: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Costs:
     """Quality against cost for one run: a results file given with ``--results`` (``title`` names it by its base
     name and digest) or the report's own run of an arm set."""

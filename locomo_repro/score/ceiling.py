@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 from ..data.audit import CITATION, CORRUPTING, TYPES, AuditError
 from ..data.dataset import ANSWERABLE, CATEGORIES, LOCOMO, DatasetError, Sample, load as load_dataset, resolve
@@ -20,6 +19,7 @@ from ..go import flags
 from . import signature
 from .key import AUDITED, Key, found, load
 from .predictions import PredictionsError, read
+from ..data.records import record
 
 PROG = "locomo-repro key"
 
@@ -69,7 +69,7 @@ def table(key: Key, samples: Sequence[Sample]) -> str:
     return "\n".join(lines) + "\n"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Share:
     """One arm's answerable F1 under the official key and the part of it from questions whose gold is wrong:
     the answerable questions, their mean F1, how many of them have a wrong gold, and the share of the F1's sum

@@ -29,7 +29,6 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import NamedTuple, NoReturn
 
 from . import key as answer_key, official, results, signature
@@ -41,6 +40,7 @@ from ..go import flags
 from .predictions import Predictions, PredictionsError, decode, parse, source
 from .shapes import foreign
 from .stats import RESAMPLES, SEED, bootstrap, grades, method
+from ..data.records import record
 
 PROG = "locomo-repro compare"
 
@@ -76,7 +76,7 @@ class _Mark(NamedTuple):
     held: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Figures:
     """One column's figures on one row (None: nothing to measure, or no recall at all)."""
 
@@ -86,7 +86,7 @@ class Figures:
     quiet: float | None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Column:
     """One arm of one file (and pass): its label, figures per row key and per conversation its sums."""
 
@@ -395,7 +395,7 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Compared:
     """Files compared: the rows, the baseline column's label, the notes, each file's path, kind and
     signature, and each column's evidence and cost (``--format json`` gives them as they are)."""

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Protocol
 
 from .metric import in_turn
+from ..data.records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Evidence:
     """What an arm handed its reader, a question on average over the questions it named evidence for: turns,
     characters and words of those turns' texts."""
@@ -28,7 +28,7 @@ class Evidence:
     words: float
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Cost:
     """What an arm cost over a run, measured in wall seconds on the machine that ran it: building its memory
     (in all, and per conversation in run order), its calls (how many, in all, and the 50th, 95th and 99th

@@ -32,13 +32,13 @@ import re
 import sys
 import types
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..go import flags
 from ..data import atomic, dataset, jsonio, shipped
 from ..score import official
+from ..data.records import record
 
 #: The golden files, in the order they are written.
 FILES = ("stems.tsv", "normalise.tsv", "grade.tsv", "replies.tsv", "recall.tsv")
@@ -130,7 +130,7 @@ def turns(sample: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Case:
     """One reply to grade: the question's category, the reply and the reference answer."""
 
@@ -139,7 +139,7 @@ class Case:
     answer: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Reply:
     """One row of ``replies.tsv``: a recipe's reply to one question."""
 
@@ -149,7 +149,7 @@ class Reply:
     case: Case
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Context:
     """One row of ``recall.tsv``: a context list put against a question's evidence."""
 
@@ -255,7 +255,7 @@ def context_rows(data: Sequence[dict[str, Any]]) -> list[Context]:
 # Scorers
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Scorer:
     """What the writer scores with: a normaliser, a stemmer, and an
     ``eval_question_answering`` (the official contract, ``official.Scorer``)

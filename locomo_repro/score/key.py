@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from ..data import dataset
 from ..data.dataset import Sample
+from ..data.records import record
 
 if TYPE_CHECKING:
     from ..data.audit import Error
@@ -34,7 +35,7 @@ AUDITED = "audited"
 NAMES = (OFFICIAL, AUDITED)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Gold:
     """What one question is graded against under a key: the answer, the evidence ids, and whether it is held
     apart (an ambiguous question under the audited key)."""

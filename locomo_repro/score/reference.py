@@ -22,14 +22,14 @@ import hashlib
 import json
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from ..go import flags
 from ..data.dataset import write_atomic
+from ..data.records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Output:
     """One output of the reference: its file, the flags it was run with, and how the kit keeps it."""
 

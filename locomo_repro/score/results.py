@@ -36,6 +36,7 @@ from ..go.flags import has_control
 from .costs import Cost as Cost, Evidence as Evidence, Measured as Measured  # re-exported: results.Cost
 from .costs import cost as cost, mean_evidence as mean_evidence, percentile as percentile, variant as variant
 from .predictions import PredictionsError, _kind, decoded
+from ..data.records import record
 
 SCHEMA = "locomo-repro/results"
 VERSION = 2
@@ -107,7 +108,7 @@ def sums(records: Iterable[Graded]) -> Sums:
     return out
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Row:
     """One arm's figures on one row: questions, mean score, mean recall (None: absent), share declined, and
     the exact 95% bootstrap interval of the mean score over conversations (None: no question, or too many
@@ -120,7 +121,7 @@ class Row:
     f1_interval: tuple[float, float] | None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Tokens:
     """The tokens a ``-model`` run's endpoint reported for the replies it gave (replies read back from the memo
     folder cost none): the model, prompt and completion tokens summed, and the replies that said any."""
@@ -131,7 +132,7 @@ class Tokens:
     replies: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class JudgeRow:
     """One arm's judge figures on one row: the questions with a verdict ``n``, the failed judgements left out,
     J (None: no verdict) and its exact 95% bootstrap interval over conversations (None: fewer than two or more
@@ -151,7 +152,7 @@ class JudgeRow:
 Scores = tuple[tuple[int, int, float | None], ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Judgement:
     """One arm's judge figures: per row key, and per conversation (in run order) each judged question's score."""
 
@@ -159,7 +160,7 @@ class Judgement:
     conversations: tuple[tuple[str, Scores], ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Arm:
     """One arm of one pass: its figures per row key, per conversation (in run order) its sums, and the evidence
     it handed its reader (None: it named none, or a version 1 file); with ``-judge``, its judge figures."""

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TextIO
 
 from .. import __version__
+from ..data.digest import file_sha256 as file_sha256  # signature.file_sha256
 from ..go.flags import has_control
 from ..read.endpoint import endpoint
 
@@ -67,12 +68,6 @@ def digest(data: bytes) -> str:
 def file_digest(path: str | Path) -> str:
     """The sha256 prefix of a file's bytes (its name and folder play no part)."""
     return file_sha256(path)[:PREFIX]
-
-
-def file_sha256(path: str | Path) -> str:
-    """The whole sha256 of a file's bytes, in hex, read a block at a time so that a large dataset costs no memory."""
-    with open(path, "rb") as f:
-        return hashlib.file_digest(f, "sha256").hexdigest()
 
 
 def official_scorer(sha256: str) -> str:
