@@ -19,7 +19,7 @@ from __future__ import annotations
 import gc
 from collections import deque
 from collections.abc import Iterable, Iterator
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, replace
 from typing import TYPE_CHECKING, Protocol, TextIO
 
 from ..data.dataset import Sample
@@ -62,7 +62,7 @@ class Settings:
         return [*(bench.swept(self.options, self.sweep) if self.sweep else [self.options]), *self.also]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Outcome:
     """One conversation's part of a run: its sizes, build counts and each pass's records per arm."""
 
@@ -74,8 +74,8 @@ class Outcome:
     bound: tuple[int, int] | None  # statement sentences whose subject coreference decided, of all (-coref)
     subjects: tuple[int, int]  # questions naming a speaker, questions resolving to a known name
     records: tuple[dict[str, list[bench.Record]], ...]
-    spent: dict[str, Spent] = field(default_factory=dict)  # by arm: what it cost (measured)
-    evidence: tuple[dict[str, Evidence], ...] = ()  # per pass, by arm: the evidence handed to its reader
+    spent: dict[str, Spent]  # by arm: what it cost (measured)
+    evidence: tuple[dict[str, Evidence], ...]  # per pass, by arm: the evidence handed to its reader
 
 
 @record

@@ -90,7 +90,7 @@ class Triple:
     score: float = 0.0
 
 
-@dataclass(frozen=True)
+@record
 class Node:
     """A node: folded id, surface name as first asserted (trimmed), type, best score, documents first seen first."""
 
