@@ -85,6 +85,23 @@ class Parser(argparse.ArgumentParser):
         self.register("type", int, go_int)  # every ``type=int``, in argument groups and subcommands too
         self.register("type", float, finite)
 
+    _checking = False
+
+    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
+        """argparse's ``add_argument``.  It makes a formatter for each flag, only to check the flag's metavar
+        against its ``nargs``; that one is given a width, so the terminal is not asked for one (nor ``shutil``
+        imported, 2 ms of a one-conversation run) until help is printed."""
+        self._checking = True
+        try:
+            return super().add_argument(*args, **kwargs)
+        finally:
+            self._checking = False
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        if self._checking:
+            return self.formatter_class(prog=self.prog, width=80)  # type: ignore[call-arg]  # as argparse's all do
+        return super()._get_formatter()
+
     def error(self, message: str) -> NoReturn:  # one line, no usage dump
         raise UsageError(" ".join(message.split()))
 
