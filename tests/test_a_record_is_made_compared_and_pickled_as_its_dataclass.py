@@ -62,6 +62,16 @@ class QuickNone:
     pass
 
 
+@dataclass(frozen=True, slots=True)
+class PlainLonger(Plain):
+    extra: int = 0
+
+
+@record
+class QuickLonger(Quick):
+    extra: int = 0
+
+
 def _as_plain(text: str) -> str:
     return text.replace("Quick", "Plain")
 
@@ -153,6 +163,17 @@ def test_a_frozen_dataclass_is_made_on_a_record_as_on_its_dataclass():
         @dataclass
         class Loose(Quick):
             extra: int = 0
+
+
+def test_a_record_made_on_a_record_is_its_dataclass_made_on_its_dataclass():
+    made = QuickLonger("a", 2, ("x",), 5)
+    assert (made.name, made.count, made.tags, made.extra) == ("a", 2, ("x",), 5)
+    assert repr(made) == repr(PlainLonger("a", 2, ("x",), 5)).replace("Plain", "Quick")
+    assert str(inspect.signature(QuickLonger)) == str(inspect.signature(PlainLonger))
+    assert hash(made) == hash(PlainLonger("a", 2, ("x",), 5)) and made != Quick("a", 2, ("x",))
+    assert pickle.loads(pickle.dumps(made)) == made
+    with pytest.raises(FrozenInstanceError, match="cannot assign to field 'name'"):
+        made.name = "b"  # type: ignore[misc]
 
 
 @given(st.text(), st.integers(), st.lists(st.text(), max_size=3).map(tuple))

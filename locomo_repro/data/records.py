@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
-from dataclasses import MISSING, FrozenInstanceError, dataclass, fields
+from dataclasses import MISSING, FrozenInstanceError, dataclass, fields, is_dataclass
 from operator import attrgetter
 from reprlib import recursive_repr
 from typing import Any, TypeVar, dataclass_transform
@@ -66,7 +66,10 @@ def record(cls: T) -> T:
     if not isinstance(cls, type) or hasattr(cls, "__post_init__") or any(n in cls.__dict__ for n in own):
         raise TypeError(f"record: {getattr(cls, '__qualname__', cls)!r} is not a class of plain fields")
     undocumented = not cls.__doc__
-    made: Any = dataclass(cls, init=False, repr=False, eq=False, slots=True)  # fields, slots, match args: no code
+    # The fields, slots and match args, no method: but made on a frozen dataclass (a record), dataclass asks
+    # to be told it is frozen, and then compiles the two methods that refuse a change (replaced below)
+    on_frozen = any(is_dataclass(base) and getattr(base, "__dataclass_params__").frozen for base in cls.__mro__[1:])
+    made: Any = dataclass(cls, init=False, repr=False, eq=False, frozen=on_frozen, slots=True)
     every = fields(made)
     if (len(every) != len(made.__dataclass_fields__)
             or any(not f.init or f.kw_only or f.default_factory is not MISSING or not f.repr or not f.compare
@@ -77,7 +80,7 @@ def record(cls: T) -> T:
     space: dict[str, object] = {"_made_by": made}
     heads, body = [], []
     for f in every:
-        space[f"_set_{f.name}"] = made.__dict__[f.name].__set__
+        space[f"_set_{f.name}"] = getattr(made, f.name).__set__  # its slot (a base record's, if inherited)
         if f.default is MISSING:
             heads.append(f.name)
         else:
